@@ -1,0 +1,19 @@
+"""The random bot: a uniformly random legal move. The baseline every other bot must beat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.core import Move
+
+from .base import Bot, register_bot
+
+
+class RandomBot(Bot):
+    name = "random"
+
+    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+        return self.rng.choice(legal)
+
+
+register_bot("random", RandomBot)

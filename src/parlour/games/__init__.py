@@ -1,0 +1,1 @@
+"""The games: each package registers itself with parlour.core.registry."""

@@ -1,0 +1,198 @@
+"""The conformance suite every registered game must pass (the OpenSpiel idea, adapted).
+
+Each check plays seeded random games through the public protocol and asserts a property of the
+protocol itself: games end, `legal_moves()` is never empty before the end, copies are independent,
+JSON and records round-trip exactly, every move's text parses back to it, and views are a wall —
+redrawing everything hidden from a player leaves that player's view unchanged, and a state sampled
+from a view shows the same view.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from parlour.core import Game, IllegalMove, State, replay
+from parlour.core.rng import GameRng
+
+__all__ = ["CHECKS", "check_all", "random_playout"]
+
+MAX_MOVES = 50_000
+
+
+def random_playout(
+    game: Game[Any], seed: int, every: Callable[[State, int], None] | None = None
+) -> State:
+    """Play a random game to its end, calling `every(state, i)` before each move."""
+    state = game.new_game(seed=seed)
+    rng = random.Random(seed ^ 0x5EED)
+    for i in range(MAX_MOVES):
+        if state.is_over:
+            return state
+        assert state.to_play is not None, "to_play is None but the game is not over"
+        moves = state.legal_moves()
+        assert moves, f"no legal moves before the end (move {i})"
+        if every is not None:
+            every(state, i)
+        state.apply(rng.choice(moves))
+    raise AssertionError(f"game did not end within {MAX_MOVES} moves (seed {seed})")
+
+
+def _sample_points(seed: int, k: int = 12) -> Callable[[int], bool]:
+    rng = random.Random(seed * 7 + 1)
+    return lambda i: i < 3 or rng.random() < 1 / k
+
+
+def check_plays_to_end(game: Game[Any], seed: int) -> None:
+    final = random_playout(game, seed)
+    assert final.is_over and final.to_play is None
+    assert final.legal_moves() == []
+    res = final.result()
+    n = game.players
+    assert len(res.points) == n and len(res.ranks) == n
+    assert res.winners, "a finished game has at least one winner"
+    assert all(0 <= w < n for w in res.winners)
+    assert all(res.ranks[w] == 1 for w in res.winners)
+    json.dumps(res.to_dict())
+    try:
+        final.apply("draw")
+    except IllegalMove:
+        pass
+    else:  # pragma: no cover - the assertion is the point
+        raise AssertionError("a finished game accepted a move")
+
+
+def check_copy_independent(game: Game[Any], seed: int) -> None:
+    pick = _sample_points(seed)
+
+    def probe(state: State, i: int) -> None:
+        if not pick(i):
+            return
+        before = state.to_dict()
+        twin = state.copy()
+        assert twin.to_dict() == before
+        assert twin.legal_moves() == state.legal_moves()
+        rng = random.Random(i)
+        for _ in range(5):
+            if twin.is_over:
+                break
+            twin.apply(rng.choice(twin.legal_moves()))
+        assert state.to_dict() == before, "playing on a copy changed the original"
+
+    random_playout(game, seed, probe)
+
+
+def check_json_round_trip(game: Game[Any], seed: int) -> None:
+    pick = _sample_points(seed)
+
+    def probe(state: State, i: int) -> None:
+        if not pick(i):
+            return
+        text = state.to_json()
+        back = game.load(text)
+        assert back.to_dict() == state.to_dict(), "to_json -> load changed the state"
+        assert back.legal_moves() == state.legal_moves()
+        for p in [None, *range(game.players)]:
+            assert back.view(p) == state.view(p)
+        # and the loaded state goes on exactly like the original
+        a, b = state.copy(), back
+        rng_a, rng_b = random.Random(i), random.Random(i)
+        for _ in range(10):
+            if a.is_over:
+                break
+            ma, mb = rng_a.choice(a.legal_moves()), rng_b.choice(b.legal_moves())
+            assert ma == mb
+            a.apply(ma)
+            b.apply(mb)
+        assert a.to_dict() == b.to_dict()
+
+    random_playout(game, seed, probe)
+
+
+def check_replay(game: Game[Any], seed: int) -> None:
+    final = random_playout(game, seed)
+    record = final.record()
+    again = replay(json.loads(record.to_json()))
+    assert again.to_dict() == final.to_dict(), "replaying the record gave another game"
+    half = len(record.moves) // 2
+    partial = replay(record, upto=half)
+    assert len(partial.history) == half
+
+
+def check_notation(game: Game[Any], seed: int) -> None:
+    def probe(state: State, i: int) -> None:
+        for move in state.legal_moves():
+            text = str(move)
+            assert game.parse_move(text) == move, f"{text!r} does not parse back to {move!r}"
+            assert hash(game.parse_move(text)) == hash(move)
+        before = state.to_dict()
+        for bad in ("", "   ", "no such move at all", "play", "\x00"):
+            try:
+                state.apply(bad)
+            except IllegalMove as exc:
+                assert str(exc), "IllegalMove must say why"
+            else:  # pragma: no cover
+                raise AssertionError(f"{bad!r} was accepted")
+        assert state.to_dict() == before, "a refused move changed the state"
+
+    random_playout(game, seed, probe)
+
+
+def _views(state: State, game: Game[Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+    for p in range(game.players):
+        yield p, state.view(p)
+
+
+def check_hidden_information(game: Game[Any], seed: int) -> None:
+    pick = _sample_points(seed, 6)
+    changed = [0]
+
+    def probe(state: State, i: int) -> None:
+        if not pick(i):
+            return
+        full = state.to_dict()
+        for p, view in _views(state, game):
+            json.dumps(view)
+            text = json.dumps(view)
+            assert '"rng"' not in text, "a view leaks the generator"
+            rng = GameRng(seed * 1000 + i * 10 + p)
+            other = state.permute_hidden(p, rng)
+            assert other.view(p) == view, f"player {p}'s view changed when hidden cards moved"
+            if other.to_dict() != full:
+                changed[0] += 1
+            if state.to_play == p:
+                assert other.legal_moves() == state.legal_moves()
+            sampled = game.sample_state(view, GameRng(seed + i + p))
+            assert sampled.view(p) == view, f"a state sampled from player {p}'s view differs"
+            if state.to_play == p:
+                assert sampled.legal_moves() == state.legal_moves()
+            # a sampled state must be playable on to the end
+            if i < 3:
+                rng2 = random.Random(i)
+                for _ in range(200):
+                    if sampled.is_over:
+                        break
+                    sampled.apply(rng2.choice(sampled.legal_moves()))
+        spectator = state.view(None)
+        json.dumps(spectator)
+
+    random_playout(game, seed, probe)
+    assert changed[0] > 0, "permute_hidden never changed anything: the wall test proved nothing"
+
+
+CHECKS: dict[str, Callable[[Game[Any], int], None]] = {
+    "plays_to_end": check_plays_to_end,
+    "copy_independent": check_copy_independent,
+    "json_round_trip": check_json_round_trip,
+    "replay": check_replay,
+    "notation": check_notation,
+    "hidden_information": check_hidden_information,
+}
+
+
+def check_all(game: Game[Any], seeds: range = range(3)) -> None:
+    for seed in seeds:
+        for check in CHECKS.values():
+            check(game, seed)
