@@ -52,6 +52,17 @@ from .rules import SorryRules
 __all__ = ["SorryGame", "SorryState"]
 
 _PASS = SorryMove(0, PASS)
+_TOKEN = {c: card_token(c) for c in (*range(1, 13), SORRY)}
+# Every move of one pawn, looked up instead of built: table[square code].
+_FWD = {c: [SorryMove(c, MOVE, sq, c) for sq in range(80)] for c in (1, 2, 3, 5, 7, 8, 10, 11, 12)}
+_BACK = {n: [SorryMove(4 if n == 4 else 10, MOVE, sq, -n) for sq in range(80)] for n in (1, 4)}
+_STEPS: dict[int, tuple[tuple[int, list[SorryMove]], ...]] = {c: ((c, _FWD[c]),) for c in _FWD}
+_STEPS[4] = ((-4, _BACK[4]),)
+_STEPS[10] = ((10, _FWD[10]), (-1, _BACK[1]))
+_STEPS[SORRY] = ()
+_ENTERS = {c: [SorryMove(c, ENTER, colour) for colour in range(4)] for c in (1, 2)}
+_SWAPS = [[SorryMove(11, SWAP, a, 0, b, 0) for b in range(TRACK)] for a in range(TRACK)]
+_SORRIES = [[SorryMove(SORRY, SORRY_MOVE, c, 0, b) for b in range(TRACK)] for c in range(4)]
 _order = attrgetter("key")
 _SETUP_KEYS = ("first", "position", "pack", "hands")
 
@@ -416,62 +427,79 @@ class SorryState(State):
         """Every move `card` allows colour index `ci` (no pass)."""
         t = self.t
         pos = self.pos
-        can = self._can_land
+        occ = self.occ
         out: list[SorryMove] = []
-        mk = SorryMove
+        app = out.append
+        steps = _STEPS[card]
         for cj in t.ctrl[ci]:
             base = cj << 2
             code = t.code[cj]
+            absc = t.abs[cj]
             in_start = False
             for pid in range(base, base + 4):
                 r = pos[pid]
                 if r < 0:
                     in_start = True
                     continue
-                if r == HOME or card == SORRY:
+                if r == HOME:
                     continue
                 sq = code[r + 1]
-                if card == 4:
-                    nr = (r - 4) % TRACK if r < TRACK else r - 4
-                    if can(cj, nr):
-                        out.append(mk(4, MOVE, sq, -4))
-                    continue
-                nr = r + card
-                if nr <= HOME and can(cj, nr):
-                    out.append(mk(card, MOVE, sq, card))
-                if card == 10:
-                    nr = (r - 1) % TRACK if r < TRACK else r - 1
-                    if can(cj, nr):
-                        out.append(mk(10, MOVE, sq, -1))
-                elif card == 11 and r < TRACK:
+                for step, table in steps:
+                    if step > 0:
+                        nr = r + step
+                        if nr > HOME:
+                            continue
+                    elif r < TRACK:
+                        nr = (r + step) % TRACK  # backward on the track wraps, never into safety
+                    else:
+                        nr = r + step  # backward out of the safety zone onto the track
+                    if nr < TRACK:
+                        o = occ[absc[nr]]
+                        if o >= 0 and (o >> 2) == cj:
+                            continue
+                    elif nr != HOME and (
+                        pos[base] == nr
+                        or pos[base + 1] == nr
+                        or pos[base + 2] == nr
+                        or pos[base + 3] == nr
+                    ):
+                        continue
+                    app(table[sq])
+                if card == 11 and r < TRACK:
+                    row = _SWAPS[sq]
                     for oj in t.opp[ci]:
+                        oabs = t.abs[oj]
                         for o in range(oj << 2, (oj << 2) + 4):
                             ro = pos[o]
                             if 0 <= ro < TRACK:
-                                out.append(mk(11, SWAP, sq, 0, t.abs[oj][ro], 0))
+                                app(row[oabs[ro]])
             if in_start:
                 if card <= 2:
-                    if can(cj, EXIT):
-                        out.append(mk(card, ENTER, t.colour[cj]))
+                    o = occ[absc[EXIT]]
+                    if o < 0 or (o >> 2) != cj:
+                        app(_ENTERS[card][t.colour[cj]])
                 elif card == SORRY:
+                    row = _SORRIES[t.colour[cj]]
                     for oj in t.opp[ci]:
+                        oabs = t.abs[oj]
                         for o in range(oj << 2, (oj << 2) + 4):
                             ro = pos[o]
                             if 0 <= ro < TRACK:
-                                out.append(mk(SORRY, SORRY_MOVE, t.colour[cj], 0, t.abs[oj][ro]))
+                                app(row[oabs[ro]])
         if card == SORRY and not out and t.partnership:
             # partnership rule 3: "SORRY" cards MUST BE USED, even to send a partner's piece to
             # START, if no opponent's piece is available.
             for cj in t.ctrl[ci]:
                 if START not in pos[cj << 2 : (cj << 2) + 4]:
                     continue
+                row = _SORRIES[t.colour[cj]]
                 for oj in t.ctrl[ci]:
                     if oj == cj:
                         continue
                     for o in range(oj << 2, (oj << 2) + 4):
                         ro = pos[o]
                         if 0 <= ro < TRACK:
-                            out.append(mk(SORRY, SORRY_MOVE, t.colour[cj], 0, t.abs[oj][ro]))
+                            app(row[t.abs[oj][ro]])
         if card == 7:
             self._splits(ci, out)
         return out
@@ -620,65 +648,70 @@ class SorryState(State):
         kind = move.kind
         card = move.card if t.points else self.card
         pos = self.pos
-        if kind == PASS:
+        finished = False
+        if kind == MOVE:
+            ev.append(name + ": " + move._text)
+            a = move.a
+            pid = self.occ[a] if a < TRACK else self._pawn_at(a)
+            r = pos[pid]
+            n = move.n
+            # backward on the track wraps round; backward out of the safety zone does not
+            self._put(pid, (r + n) % TRACK if n < 0 and r < TRACK else r + n, ev)
+            finished = pos[pid] == HOME
+        elif kind == PASS:
             ev.append(f"{name} cannot use the {card_token(card)}: turn forfeited")
-        else:
-            ev.append(f"{name}: {move}")
-            if kind == MOVE:
-                pid = self._pawn_at(move.a)
-                r = pos[pid]
-                n = move.n
-                # backward on the track wraps round; backward out of the safety zone does not
-                nr = (r + n) % TRACK if n < 0 and r < TRACK else r + n
-                self._put(pid, nr, ev)
-            elif kind == ENTER:
-                pid = self._pawn_at(80 + move.a)
-                self._put(pid, EXIT, ev)
-            elif kind == SPLIT:
-                p = self._pawn_at(move.a)
-                q = self._pawn_at(move.b)
-                self._put(p, pos[p] + move.n, ev)
-                self._put(q, pos[q] + move.m, ev)
-            elif kind == SWAP:
-                p = self._pawn_at(move.a)
-                o = self._pawn_at(move.b)
-                x, y = move.a, move.b
-                co = o >> 2
-                self.occ[x] = o
-                pos[o] = t.rel[co][x]
-                self.occ[y] = -1
-                pos[p] = START
-                self._put(p, t.rel[p >> 2][y], ev, t.slide_after_change)
-            else:  # SORRY!
-                cj = t.ci_of_colour[move.a]
-                pid = self._pawn_at(80 + move.a)
-                v = self.occ[move.b]
-                self._bump(v, move.b, ev)
-                self.occ[move.b] = -1
-                self._put(pid, t.rel[cj][move.b], ev, t.slide_after_change)
+        elif kind == ENTER:
+            ev.append(name + ": " + move._text)
+            self._put(self._pawn_at(80 + move.a), EXIT, ev)
+        elif kind == SPLIT:
+            ev.append(name + ": " + move._text)
+            p = self._pawn_at(move.a)
+            q = self._pawn_at(move.b)
+            self._put(p, pos[p] + move.n, ev)
+            self._put(q, pos[q] + move.m, ev)
+            finished = pos[p] == HOME or pos[q] == HOME
+        elif kind == SWAP:
+            ev.append(name + ": " + move._text)
+            p = self._pawn_at(move.a)
+            o = self._pawn_at(move.b)
+            x, y = move.a, move.b
+            self.occ[x] = o
+            pos[o] = t.rel[o >> 2][x]
+            self.occ[y] = -1
+            pos[p] = START
+            self._put(p, t.rel[p >> 2][y], ev, t.slide_after_change)
+        else:  # SORRY!
+            ev.append(name + ": " + move._text)
+            cj = t.ci_of_colour[move.a]
+            pid = self._pawn_at(80 + move.a)
+            v = self.occ[move.b]
+            self._bump(v, move.b, ev)
+            self.occ[move.b] = -1
+            self._put(pid, t.rel[cj][move.b], ev, t.slide_after_change)
         self.discard.append(card)
         if t.points:
             hand = self.hands[ci]
             hand.remove(card)
             hand.append(self._draw())
-            ev.append(f"{name} drew a card")
-        # the winner: every pawn of the colour (partnership: of both partners) HOME
-        team = t.ctrl[ci]
-        if all(pos[pid] == HOME for cj in team for pid in range(cj << 2, (cj << 2) + 4)):
-            self.over = True
-            self.card = 0
-            self.again = False
-            self.winners = tuple(sorted({t.seat[cj] for cj in team}))
-            who = " and ".join(t.name[cj] for cj in team)
-            ev.append(f"{who} brought every pawn HOME and won")
-            return
+            ev.append(name + " drew a card")
+        if finished:
+            # the winner: every pawn of the colour (partnership: of both partners) HOME
+            team = t.ctrl[ci]
+            if all(pos[cj << 2 : (cj << 2) + 4].count(HOME) == 4 for cj in team):
+                self.over = True
+                self.card = 0
+                self.again = False
+                self.winners = tuple(sorted({t.seat[cj] for cj in team}))
+                who = " and ".join(t.name[cj] for cj in team)
+                ev.append(f"{who} brought every pawn HOME and won")
+                return
         again = card == 2 and (kind != PASS or t.two_always)
         if not again:
-            self.cur = (ci + 1) % t.n
+            self.cur = ci = (ci + 1) % t.n
         self.again = again
         if not t.points:
-            self.card = self._draw()
-            ev.append(f"{t.name[self.cur]} drew {card_token(self.card)}")
+            card = self.card = self._draw()
+            ev.append(t.name[ci] + " drew " + _TOKEN[card])
 
     # --- views, results, copies --------------------------------------------------------------
     def pawn_squares(self, ci: int) -> list[str]:
