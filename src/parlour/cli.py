@@ -1,0 +1,369 @@
+"""The `parlour` command: games, rules, play, replay.
+
+Every game is driven the same way, through the protocol; only `GameInfo.render` knows its look.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+import parlour
+from parlour.bots import bot_names, make_bot
+from parlour.core import IllegalMove, Match, ParlourError, State, option_table
+from parlour.core.options import parse_assignments
+from parlour.core.registry import GameInfo, info
+
+__all__ = ["main"]
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+# --- parlour games / rules --------------------------------------------------------------------
+def cmd_games(args: argparse.Namespace, out: Console) -> int:
+    table = Table(title="parlour games")
+    for col in ("name", "title", "players", "presets (default first)"):
+        table.add_column(col)
+    for name, gi in sorted(parlour.games().items()):
+        presets = [gi.default_preset] + [p for p in gi.presets if p != gi.default_preset]
+        table.add_row(name, gi.title, f"{gi.min_players}–{gi.max_players}", ", ".join(presets))
+    out.print(table)
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace, out: Console) -> int:
+    gi = info(args.game)
+    game = _make_game(gi, args)
+    table = Table(title=f"{gi.title} — rules {game.preset or '(custom)'}", show_lines=True)
+    table.add_column("option", style="bold")
+    table.add_column("value")
+    table.add_column("meaning and source")
+    for row in option_table(gi.rules_class):
+        value = getattr(game.rules, row.name)
+        if isinstance(value, tuple):
+            value = ", ".join(f"{k}:{v}" if isinstance(k, int) else str(k) for k, v in _pairs(value))
+        choices = f"\n[dim]choices: {', '.join(map(str, row.choices))}[/]" if row.choices else ""
+        text = f"{escape(row.doc)}{choices}\n[dim]{escape(row.source)}[/]"
+        table.add_row(row.name, escape(str(value)) or "—", text)
+    out.print(table)
+    out.print(f"Presets: {', '.join(gi.presets)}. Change any option with --set key=value.")
+    return 0
+
+
+def _pairs(value: tuple[Any, ...]) -> list[tuple[Any, Any]]:
+    return [(k[0], k[1]) if isinstance(k, tuple) else (k, None) for k in value]
+
+
+def _make_game(gi: GameInfo, args: argparse.Namespace) -> parlour.Game[Any]:
+    rules = getattr(args, "variant", None) or args.rules
+    overrides = parse_assignments(args.set)
+    return parlour.make(gi.name, players=getattr(args, "players", None), rules=rules, **overrides)
+
+
+# --- parlour play -------------------------------------------------------------------------------
+HELP = """Type a move as listed (or its number). Other commands:
+  moves    list the legal moves again      hint   what the greedy bot would play
+  view     show the table again            help   this text
+  quit     leave (the match record is saved if you gave --record)"""
+
+
+class TerminalTable:
+    """One person at one seat, bots at the others, for a whole match."""
+
+    def __init__(self, args: argparse.Namespace, out: Console) -> None:
+        self.out = out
+        self.gi = info(args.game)
+        self.game = _make_game(self.gi, args)
+        n = self.game.players
+        if not 0 <= args.seat < n:
+            raise ParlourError(f"--seat must be from 0 to {n - 1}")
+        self.seat = args.seat
+        bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"]
+        others = [i for i in range(n) if i != self.seat]
+        specs = [bots[min(k, len(bots) - 1)] for k in range(len(others))]
+        self.bots = {
+            seat: make_bot(spec, self.game, seed=(args.seed or 0) + seat)
+            for seat, spec in zip(others, specs, strict=True)
+        }
+        names = [f"{spec} bot {seat + 1}" for seat, spec in zip(others, specs, strict=True)]
+        self.names = names[: self.seat] + [args.name] + names[self.seat :]
+        self.match = Match(self.game, args.match, seed=args.seed, names=self.names)
+        self.record_path = Path(args.record) if args.record else None
+        self.quiet_bots = args.quiet
+
+    def run(self) -> int:
+        out = self.out
+        out.print(f"[bold]{self.gi.title}[/] — {self.game.preset or 'house rules'}, "
+                  f"{self.game.players} players, match: {self.match.format.name}. Type 'help'.")
+        for note in self.match.notes:
+            out.print(escape(note))
+        while not self.match.is_over:
+            state = self.match.next_game()
+            if self.match.games:
+                out.rule(f"Game {len(self.match.games) + 1}")
+            if not self._play_game(state):
+                self._save()
+                out.print("You left the table.")
+                return 0
+            self.match.finish_game(state)
+            self._save()
+            self._show_result(state)
+        self._show_scoreboard(final=True)
+        return 0
+
+    def _local_seat(self) -> int | None:
+        seats = self.match.seats
+        return seats.index(self.seat) if self.seat in seats else None
+
+    def _names(self) -> list[str]:
+        return [self.names[s] for s in self.match.seats]
+
+    def _play_game(self, state: State) -> bool:
+        me = self._local_seat()
+        shown = 0
+        while not state.is_over:
+            p = state.to_play
+            assert p is not None
+            if p == me:
+                view = state.view(me)
+                shown = self._show_events(view, shown)
+                self._render(view, me)
+                move = self._ask(state, view)
+                if move is None:
+                    return False
+                state.apply(move)
+            else:
+                seat = self.match.seats[p]
+                bot = self.bots[seat]
+                state.apply(bot.choose(state.view(p), state.legal_moves()))
+                if not self.quiet_bots and me is not None:
+                    shown = self._show_events(state.view(me), shown)
+        self._show_events(state.view(me), shown)
+        return True
+
+    def _show_events(self, view: dict[str, Any], shown: int) -> int:
+        events = view.get("events", [])
+        names = self._names()
+        for ev in events[shown:]:
+            self.out.print("  · " + escape(_event_text(ev, names)))
+        return len(events)
+
+    def _render(self, view: dict[str, Any], me: int | None) -> None:
+        if self.gi.render is not None:
+            self.out.print(self.gi.render(view, me, self._names()))
+        else:
+            self.out.print_json(json.dumps(view))
+
+    def _ask(self, state: State, view: dict[str, Any]) -> Any:
+        legal = state.legal_moves()
+        self._list_moves(legal)
+        while True:
+            try:
+                text = input("your move> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.out.print()
+                return None
+            low = text.lower()
+            if low in ("quit", "exit", "q"):
+                return None
+            if low in ("help", "?", "h"):
+                self.out.print(HELP)
+                continue
+            if low in ("moves", "m"):
+                self._list_moves(legal)
+                continue
+            if low == "view":
+                self._render(view, state.to_play)
+                continue
+            if low == "hint":
+                bot = make_bot("greedy", state.game, seed=len(state.history))
+                move, why = bot.explain(view, legal)
+                self.out.print(f"hint: [bold]{escape(str(move))}[/] ({escape(why)})")
+                continue
+            if low.isdigit():
+                k = int(low)
+                if 1 <= k <= len(legal):
+                    return legal[k - 1]
+                self.out.print(f"[red]There is no move {k}; choose 1 to {len(legal)}.[/]")
+                continue
+            try:
+                move = state.game.parse_move(text)
+                if move not in legal:
+                    raise IllegalMove(f"{move} is not legal now")
+                return move
+            except IllegalMove as exc:
+                self.out.print(f"[red]{escape(exc.reason)}.[/] Type a number from the list, or 'help'.")
+
+    def _list_moves(self, legal: Sequence[Any]) -> None:
+        cells = [f"[cyan]{i}[/] {escape(str(m))}" for i, m in enumerate(legal, 1)]
+        self.out.print("Legal moves: " + "   ".join(cells))
+
+    def _show_result(self, state: State) -> None:
+        res = state.result()
+        names = self._names()
+        me = self._local_seat()
+        if me is not None:
+            self._render(state.view(me), me)
+        won = ", ".join(names[w] for w in res.winners)
+        self.out.print(f"[bold]Winner:[/] {escape(won)}" + (f" — {escape(res.reason)}" if res.reason else ""))
+        self._show_scoreboard(final=False)
+
+    def _show_scoreboard(self, final: bool) -> None:
+        sb = self.match.scoreboard()
+        table = Table(title="Match " + ("result" if final else "scoreboard") + f" ({sb['format']})")
+        table.add_column("player")
+        for i in range(sb["games_played"]):
+            table.add_column(f"g{i + 1}", justify="right")
+        table.add_column("total", justify="right", style="bold")
+        if self.match.format.kitty:
+            table.add_column("kitty paid", justify="right")
+        for row in sb["rows"]:
+            cells = [escape(row["name"]) + (" (out)" if row["out"] else "")]
+            cells += ["" if g is None else str(g) for g in row["games"]]
+            cells.append(str(row["total"]))
+            if self.match.format.kitty:
+                cells.append(str(row["kitty_paid"]))
+            table.add_row(*cells)
+        self.out.print(table)
+        if final:
+            winners = ", ".join(self.names[s] for s in sb["winners"])
+            pool = f" and takes the kitty of {sb['pool']}" if self.match.format.kitty else ""
+            self.out.print(f"[bold]Match winner:[/] {escape(winners)}{pool}")
+
+    def _save(self) -> None:
+        if self.record_path is None:
+            return
+        data = {
+            "format": "parlour-match/1",
+            "names": self.names,
+            "scoreboard": self.match.scoreboard(),
+            "games": [g.record for g in self.match.games],
+        }
+        if self.match.current is not None:
+            data["unfinished"] = self.match.current.record().to_dict()
+        tmp = self.record_path.with_suffix(self.record_path.suffix + ".tmp")
+        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        tmp.replace(self.record_path)
+
+
+def _event_text(ev: Any, names: list[str]) -> str:
+    if isinstance(ev, str):
+        return ev
+    if isinstance(ev, dict):
+        return str(ev.get("text", ev))
+    who, what = ev[0], ev[1]
+    if not isinstance(who, int) or who < 0:
+        return str(what)
+    name = names[who] if who < len(names) else f"P{who + 1}"
+    return f"{name}: {what}"
+
+
+def cmd_play(args: argparse.Namespace, out: Console) -> int:
+    return TerminalTable(args, out).run()
+
+
+# --- parlour replay -------------------------------------------------------------------------------
+def cmd_replay(args: argparse.Namespace, out: Console) -> int:
+    path = Path(args.file)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ParlourError(f"no file {str(path)!r}") from None
+    except json.JSONDecodeError as exc:
+        raise ParlourError(f"{path} is not JSON: {exc}") from None
+    records = data["games"] if isinstance(data, dict) and "games" in data else [data]
+    for k, rec in enumerate(records, 1):
+        record = parlour.Record.from_dict(rec)
+        gi = info(record.game)
+        final = parlour.replay(record)
+        names = [f"P{i + 1}" for i in range(record.players)]
+        out.rule(f"{gi.title} — game {k}, {len(record.moves)} moves, seed {record.seed}")
+        if args.moves:
+            state = parlour.replay(record, upto=0)
+            for text in record.moves:
+                who = state.to_play
+                state.apply(text)
+                out.print(f"{names[who] if who is not None else '?'}: {escape(text)}")
+        if gi.render is not None:
+            out.print(gi.render(final.view(None), None, names))
+        if final.is_over:
+            res = final.result()
+            out.print(f"Winner: {', '.join(names[w] for w in res.winners)} — {escape(res.reason)}")
+        else:
+            out.print("(unfinished game)")
+    return 0
+
+
+# --- entry point ----------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="parlour",
+        description="Classic tabletop games from their rule sheets: Whot!, Sorry!, Who's Who.",
+    )
+    parser.add_argument("--version", action="version", version=f"parlour {parlour.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sub.add_parser("games", help="list the games, their player counts and rule presets")
+
+    def rules_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("game", help="game name (see `parlour games`)")
+        p.add_argument("--rules", "-r", help="rule preset name or house-rules .toml file")
+        p.add_argument("--variant", help="another word for --rules (e.g. partnership, points)")
+        p.add_argument(
+            "--set", "-s", action="append", metavar="KEY=VALUE", help="override one rule option"
+        )
+
+    r = sub.add_parser("rules", help="show every rule option of a game with its source")
+    rules_args(r)
+
+    p = sub.add_parser("play", help="play in the terminal against bots")
+    rules_args(p)
+    p.add_argument("--players", "-n", type=int, help="number of players (default per game)")
+    p.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    p.add_argument("--name", default="You", help="your name at the table")
+    p.add_argument(
+        "--bots", default="greedy", help="bot names for the other seats, comma-separated (greedy)"
+    )
+    p.add_argument("--match", help="match format: single, rubber-5, elimination-100, rounds-N …")
+    p.add_argument("--seed", type=int, help="seed for a reproducible match")
+    p.add_argument("--record", help="save the match records to this JSON file as you play")
+    p.add_argument("--quiet", action="store_true", help="do not print the bots' moves one by one")
+
+    rp = sub.add_parser("replay", help="replay a saved record in the terminal")
+    rp.add_argument("file", help="a record (.json) saved by play, the server or a State.record()")
+    rp.add_argument("--moves", action="store_true", help="list every move")
+    return parser
+
+
+COMMANDS = {"games": cmd_games, "rules": cmd_rules, "play": cmd_play, "replay": cmd_replay}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    out = _console()
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return COMMANDS[args.command](args, out)
+    except ParlourError as exc:
+        out.print(f"[red]parlour: {escape(str(exc))}[/]")
+        return 2
+    except KeyboardInterrupt:
+        out.print("\nInterrupted.")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""A player's view of Whot! as text for the terminal (Rich console markup)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.markup import escape
+
+__all__ = ["describe_card", "render"]
+
+_STYLE = {
+    "circle": ("●", "bold red"),
+    "triangle": ("▲", "bold green"),
+    "cross": ("✚", "bold blue"),
+    "square": ("■", "bold magenta"),
+    "star": ("★", "bold yellow"),
+}
+
+
+def describe_card(text: str) -> str:
+    """`5 circle` -> a coloured `5●` with the word kept for colour-blind players: `5● circle`."""
+    if text == "whot":
+        return "[bold white on black] WHOT [/]"
+    num, sym = text.split()
+    glyph, style = _STYLE[sym]
+    extra = f" ({int(num) * 2})" if sym == "star" else ""
+    return f"[{style}]{num}{glyph}[/] {sym}{extra}"
+
+
+def _name(names: list[str], i: int) -> str:
+    return escape(names[i]) if 0 <= i < len(names) else f"P{i + 1}"
+
+
+def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
+    lines = []
+    n = view["players"]
+    arrow = "→" if view["direction"] == 1 else "←"
+    seats = []
+    for i in range(n):
+        mark = "▶ " if view["to_play"] == i else "  "
+        who = _name(names, i) + (" (you)" if i == viewer else "")
+        known = view["known"][i]
+        extra = f", known: {', '.join(known)}" if known and i != viewer else ""
+        seats.append(f"{mark}{who}: {view['counts'][i]} cards{extra}")
+    lines.append(f"[bold]Players[/] (play passes {arrow}):")
+    lines.extend("  " + s for s in seats)
+    call_card = view.get("call_card")
+    if call_card is None:
+        lines.append("Call card: none yet — the leader plays any card")
+    else:
+        line = f"Call card: {describe_card(call_card)}"
+        if call_card == "whot" and view["call"]:
+            line += f"  calling for [bold]{view['call']}s[/]"
+        elif call_card == "whot":
+            line += "  (no call: any card may be played)"
+        lines.append(line)
+    pack = f"Market: {view['pack_count']} cards"
+    if view["pack"] is not None:
+        pack += " (order known: " + ", ".join(view["pack"][:5]) + ("…" if len(view["pack"]) > 5 else "") + ")"
+    lines.append(pack)
+    if view["pending_pick"]:
+        lines.append(f"[bold red]Pending: pick {view['pending_pick']}[/] (answer with a {view['pick_number']} or draw)")
+    if view["pending_skip"]:
+        lines.append("[bold red]Skipped by a WHOT[/]: answer with a WHOT or pass")
+    if view["turn_cards"]:
+        lines.append("This turn so far: " + ", ".join(view["turn_cards"]) + " — play on or 'end'")
+    if viewer is not None and "hand" in view:
+        hand = sorted(view["hand"], key=_sort_key)
+        lines.append("[bold]Your hand:[/] " + "  ".join(describe_card(c) for c in hand))
+    if view["is_over"]:
+        lines.append(f"[bold]Game over[/]: {escape(view['reason'])}")
+        for i, s in enumerate(view.get("scores", [])):
+            won = " — winner" if i in view["winners"] else ""
+            lines.append(f"  {_name(names, i)}: {s} points against{won}")
+    return "\n".join(lines)
+
+
+def _sort_key(text: str) -> tuple[int, int]:
+    if text == "whot":
+        return (9, 20)
+    num, sym = text.split()
+    return (list(_STYLE).index(sym), int(num))
+
+
+def describe_event(event: list[Any] | tuple[Any, ...], names: list[str]) -> str:
+    who, what = event[0], event[1]
+    if who < 0:
+        return str(what)
+    return f"{_name(names, who)} {what}" if not str(what).startswith("play") else f"{_name(names, who)}: {what}"
