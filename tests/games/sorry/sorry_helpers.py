@@ -15,6 +15,7 @@ def make(
     players: int = 4,
     rules: str = "regular",
     pack: list[str] | None = None,
+    hands: dict[str, list[str]] | None = None,
     **options: Any,
 ) -> SorryState:
     """A game with `position` on the board and `card` face up for the first player (red)."""
@@ -22,6 +23,8 @@ def make(
     setup: dict[str, Any] = {}
     if position is not None:
         setup["position"] = position
+    if hands is not None:
+        setup["hands"] = hands
     top = ([card] if card is not None else []) + list(pack or [])
     if top:
         setup["pack"] = top

@@ -122,8 +122,9 @@ class SorryGame(Game["SorryState"]):
 
         `first`: seat that plays first (default 0). `position`: {colour: [squares]} — where each
         colour's pawns stand (`r4`, `rs2`, `start`, `home`; pawns not named are in START).
-        `pack`: card tokens from the top of the pack down; the rest of the pack is shuffled
-        beneath them. `hands` (point-score game): {colour: [cards]}; other hands are dealt.
+        `pack`: card tokens from the top of the pack down (after the deal, in the point-score
+        game); the rest of the pack is shuffled beneath them. `hands` (point-score game):
+        {colour: [cards]}; the other hands are dealt.
         """
         if seed is None:
             seed = fresh_seed()
@@ -176,14 +177,15 @@ class SorryGame(Game["SorryState"]):
             _take(pool, top, "pack")
         rest = sorted(pool.elements())
         s.rng.shuffle(rest)
-        s.pack = rest + top[::-1]
+        s.pack = rest
         if t.points:
             order = [(s.cur + k) % t.n for k in range(t.n)]
             for _ in range(rules.hand_size):
                 for ci in order:
                     if ci not in given_hands:
                         s.hands[ci].append(s._draw())
-        else:
+        s.pack += top[::-1]
+        if not t.points:
             s.card = s._draw()
             s.events.append(f"{t.name[s.cur]} drew {card_token(s.card)}")
         return s
