@@ -8,6 +8,7 @@
     print(state.result())
 """
 
+from . import games as games  # the package is callable: parlour.games() lists the games
 from .core import (
     Game,
     GameRng,
@@ -19,7 +20,6 @@ from .core import (
     Result,
     RulesError,
     State,
-    games,
     make,
     replay,
 )
