@@ -43,8 +43,19 @@ def test_play_a_whole_storey_rubber_to_its_scoreboard(tmp_path: Path) -> None:
     # Always answer "1" (the first legal move): the match must run to its final scoreboard.
     record = tmp_path / "match.json"
     res = run(
-        "play", "whot", "--rules", "storey-1935", "--players", "3", "--seed", "2",
-        "--bots", "greedy,random", "--record", str(record), "--quiet",
+        "play",
+        "whot",
+        "--rules",
+        "storey-1935",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--bots",
+        "greedy,random",
+        "--record",
+        str(record),
+        "--quiet",
         stdin="1\n" * 20000,
     )
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
@@ -62,7 +73,14 @@ def test_play_a_whole_storey_rubber_to_its_scoreboard(tmp_path: Path) -> None:
 
 def test_play_accepts_notation_and_explains_mistakes() -> None:
     res = run(
-        "play", "whot", "--players", "2", "--seed", "1", "--match", "single",
+        "play",
+        "whot",
+        "--players",
+        "2",
+        "--seed",
+        "1",
+        "--match",
+        "single",
         stdin="play 6 circle\n99\nhelp\nhint\nquit\n",
     )
     assert res.returncode == 0
@@ -79,7 +97,17 @@ def test_end_of_input_leaves_cleanly() -> None:
 
 @pytest.mark.parametrize("game", sorted(parlour.games()))
 def test_every_game_plays_a_match_in_the_terminal(game: str) -> None:
-    res = run("play", game, "--seed", "3", "--bots", "random", "--quiet", "--match", "single",
-              stdin="1\n" * 20000)
+    res = run(
+        "play",
+        game,
+        "--seed",
+        "3",
+        "--bots",
+        "random",
+        "--quiet",
+        "--match",
+        "single",
+        stdin="1\n" * 20000,
+    )
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     assert "Match winner:" in res.stdout

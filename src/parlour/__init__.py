@@ -1,11 +1,11 @@
 """parlour — classic tabletop games from their rule sheets: Whot!, Sorry! and Who's Who.
 
-    import parlour
-    game = parlour.make("whot", players=4, rules="nigerian")
-    state = game.new_game(seed=7)
-    while not state.is_over:
-        state.apply(state.legal_moves()[0])
-    print(state.result())
+import parlour
+game = parlour.make("whot", players=4, rules="nigerian")
+state = game.new_game(seed=7)
+while not state.is_over:
+    state.apply(state.legal_moves()[0])
+print(state.result())
 """
 
 from . import games as games  # the package is callable: parlour.games() lists the games

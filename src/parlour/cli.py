@@ -17,10 +17,11 @@ from rich.markup import escape
 from rich.table import Table
 
 import parlour
-from parlour.bots import bot_names, make_bot
+from parlour.bots import make_bot
 from parlour.core import IllegalMove, Match, ParlourError, State, option_table
 from parlour.core.options import parse_assignments
 from parlour.core.registry import GameInfo, info
+from parlour.core.registry import games as all_games
 
 __all__ = ["main"]
 
@@ -34,8 +35,8 @@ def cmd_games(args: argparse.Namespace, out: Console) -> int:
     table = Table(title="parlour games")
     for col in ("name", "title", "players", "presets (default first)"):
         table.add_column(col)
-    for name, gi in sorted(parlour.games().items()):
-        presets = [gi.default_preset] + [p for p in gi.presets if p != gi.default_preset]
+    for name, gi in sorted(all_games().items()):
+        presets = [gi.default_preset, *(p for p in gi.presets if p != gi.default_preset)]
         table.add_row(name, gi.title, f"{gi.min_players}–{gi.max_players}", ", ".join(presets))
     out.print(table)
     return 0
@@ -51,7 +52,9 @@ def cmd_rules(args: argparse.Namespace, out: Console) -> int:
     for row in option_table(gi.rules_class):
         value = getattr(game.rules, row.name)
         if isinstance(value, tuple):
-            value = ", ".join(f"{k}:{v}" if isinstance(k, int) else str(k) for k, v in _pairs(value))
+            value = ", ".join(
+                f"{k}:{v}" if isinstance(k, int) else str(k) for k, v in _pairs(value)
+            )
         choices = f"\n[dim]choices: {', '.join(map(str, row.choices))}[/]" if row.choices else ""
         text = f"{escape(row.doc)}{choices}\n[dim]{escape(row.source)}[/]"
         table.add_row(row.name, escape(str(value)) or "—", text)
@@ -96,15 +99,17 @@ class TerminalTable:
             for seat, spec in zip(others, specs, strict=True)
         }
         names = [f"{spec} bot {seat + 1}" for seat, spec in zip(others, specs, strict=True)]
-        self.names = names[: self.seat] + [args.name] + names[self.seat :]
+        self.names = [*names[: self.seat], args.name, *names[self.seat :]]
         self.match = Match(self.game, args.match, seed=args.seed, names=self.names)
         self.record_path = Path(args.record) if args.record else None
         self.quiet_bots = args.quiet
 
     def run(self) -> int:
         out = self.out
-        out.print(f"[bold]{self.gi.title}[/] — {self.game.preset or 'house rules'}, "
-                  f"{self.game.players} players, match: {self.match.format.name}. Type 'help'.")
+        out.print(
+            f"[bold]{self.gi.title}[/] — {self.game.preset or 'house rules'}, "
+            f"{self.game.players} players, match: {self.match.format.name}. Type 'help'."
+        )
         for note in self.match.notes:
             out.print(escape(note))
         while not self.match.is_over:
@@ -202,7 +207,9 @@ class TerminalTable:
                     raise IllegalMove(f"{move} is not legal now")
                 return move
             except IllegalMove as exc:
-                self.out.print(f"[red]{escape(exc.reason)}.[/] Type a number from the list, or 'help'.")
+                self.out.print(
+                    f"[red]{escape(exc.reason)}.[/] Type a number from the list, or 'help'."
+                )
 
     def _list_moves(self, legal: Sequence[Any]) -> None:
         cells = [f"[cyan]{i}[/] {escape(str(m))}" for i, m in enumerate(legal, 1)]
@@ -215,7 +222,9 @@ class TerminalTable:
         if me is not None:
             self._render(state.view(me), me)
         won = ", ".join(names[w] for w in res.winners)
-        self.out.print(f"[bold]Winner:[/] {escape(won)}" + (f" — {escape(res.reason)}" if res.reason else ""))
+        self.out.print(
+            f"[bold]Winner:[/] {escape(won)}" + (f" — {escape(res.reason)}" if res.reason else "")
+        )
         self._show_scoreboard(final=False)
 
     def _show_scoreboard(self, final: bool) -> None:

@@ -26,7 +26,12 @@ def test_keyword_options_override_the_preset() -> None:
 
 def test_text_overrides_are_parsed_by_type() -> None:
     values = parse_assignments(
-        ["deal=4", "pick_reverses=yes", "declarations=last card,check up", "powers=1:hold_on,7:pick_two"]
+        [
+            "deal=4",
+            "pick_reverses=yes",
+            "declarations=last card,check up",
+            "powers=1:hold_on,7:pick_two",
+        ]
     )
     game = parlour.make("whot", rules="storey-1935", **values)
     assert game.rules.deal == 4

@@ -1,8 +1,9 @@
 """Bots: players that decide from a view and the legal moves, never from the full state.
 
-Bots are named in one registry and built from a spec text — `random`, `greedy`, `ismcts:iterations=2000`
-— so the terminal, the server and the simulator accept the same names. A game may register its own
-bot under a name (its `greedy`, its `hint`); a generic bot serves every game.
+Bots are named in one registry and built from a spec text — `random`, `greedy`,
+`ismcts:iterations=2000` — so the terminal, the server and the simulator accept the same names.
+A game may register its own bot under a name (its `greedy`, its `hint`); a generic bot serves
+every game.
 """
 
 from .base import Bot, bot_names, make_bot, register_bot

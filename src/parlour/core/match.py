@@ -1,8 +1,8 @@
 """Multi-game play: a rubber, an elimination, a series of rounds — with its own scoreboard.
 
-The format is data (`MatchFormat`); the game supplies it (`Game.match_format`) and says how to make a
-player the dealer or first player (`Game.setup_for`). Match seats keep their numbers for the whole
-match even when eliminated players leave and the game is rebuilt for fewer players.
+The format is data (`MatchFormat`); the game supplies it (`Game.match_format`) and says how to
+make a player the dealer or first player (`Game.setup_for`). Match seats keep their numbers for
+the whole match even when eliminated players leave and the game is rebuilt for fewer players.
 """
 
 from __future__ import annotations
@@ -40,9 +40,7 @@ class MatchFormat:
     winner_starts: bool = False
 
     @staticmethod
-    def parse(
-        text: str, *, lower_wins: bool = True, dealer_by_cut: bool = False
-    ) -> MatchFormat:
+    def parse(text: str, *, lower_wins: bool = True, dealer_by_cut: bool = False) -> MatchFormat:
         """`single`, `rounds-N`, `rubber-5`/`rubber-10` (with kitty), `elimination-N`."""
         t = text.strip().lower()
         if t in ("single", "1", "game"):
@@ -55,7 +53,9 @@ class MatchFormat:
             )
         kind, n = m.group(1), int(m.group(2))
         if kind == "elimination":
-            return MatchFormat(t, None, eliminate_at=n, lower_wins=True, dealer_by_cut=dealer_by_cut)
+            return MatchFormat(
+                t, None, eliminate_at=n, lower_wins=True, dealer_by_cut=dealer_by_cut
+            )
         return MatchFormat(
             t, n, kitty=kind == "rubber", lower_wins=lower_wins, dealer_by_cut=dealer_by_cut
         )

@@ -43,7 +43,7 @@ def option(
     low: int | None = None,
     high: int | None = None,
 ) -> Any:
-    """Declare a rule option: its default, what it means and the sentence of the sheets behind it."""
+    """Declare a rule option: its default, its meaning and the sentence of the sheets behind it."""
     return dataclasses.field(
         default=default,
         metadata={"doc": doc, "source": source, "choices": choices, "low": low, "high": high},
@@ -156,7 +156,7 @@ def _coerce(name: str, raw: Any, tp: Any, meta: Mapping[str, Any]) -> Any:
                 allowed = ", ".join(str(c) for c in choices)
                 raise RulesError(f"option {name} cannot be {v!r}; choose from: {allowed}")
     low, high = meta.get("low"), meta.get("high")
-    if low is not None and value < low or high is not None and value > high:
+    if (low is not None and value < low) or (high is not None and value > high):
         raise RulesError(f"option {name} must be between {low} and {high}, not {value}")
     return value
 

@@ -103,7 +103,7 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def new_game(self, seed: int | None = None, **setup: Any) -> S:
-        """A new game; every chance event comes from `seed`. `setup` is game-specific (dealer, …)."""
+        """A new game; all chance comes from `seed`. `setup` is game-specific (dealer, …)."""
 
     @abstractmethod
     def parse_move(self, text: str) -> Move:
@@ -199,7 +199,7 @@ class State(ABC):
 
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
-        """Everything, hidden parts and the generator included: a save file, never sent to a player."""
+        """Everything, hidden parts and generator included: a save file, never sent to a player."""
 
     @abstractmethod
     def permute_hidden(self: S, player: int, rng: GameRng) -> S:
@@ -219,7 +219,7 @@ class State(ABC):
         return list(self._legal)
 
     def apply(self, move: Move | str) -> Move:
-        """Play `move` (a Move or its text). Returns the Move; raises IllegalMove, state unchanged."""
+        """Play `move` (a Move or its text) and return it; an IllegalMove changes nothing."""
         if self.is_over:
             raise IllegalMove("the game is over")
         if isinstance(move, str):
@@ -254,4 +254,3 @@ class State(ABC):
         return isinstance(other, State) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]  # mutable
-

@@ -75,7 +75,7 @@ def replay(record: Record | dict[str, Any] | str, upto: int | None = None) -> St
     elif isinstance(record, dict):
         record = Record.from_dict(record)
     game = make(record.game, players=record.players, rules=record.rules)
-    state = game.new_game(seed=record.seed, **record.setup)
+    state: State = game.new_game(seed=record.seed, **record.setup)
     for i, text in enumerate(record.moves[:upto]):
         try:
             state.apply(text)

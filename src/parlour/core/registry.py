@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,7 +82,8 @@ def info(name: str) -> GameInfo:
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise RulesError(f"no game called {name!r}; the games are: {', '.join(sorted(_REGISTRY))}")
+        names = ", ".join(sorted(_REGISTRY))
+        raise RulesError(f"no game called {name!r}; the games are: {names}") from None
 
 
 def resolve_rules(

@@ -26,7 +26,7 @@ def random_playout(
     game: Game[Any], seed: int, every: Callable[[State, int], None] | None = None
 ) -> State:
     """Play a random game to its end, calling `every(state, i)` before each move."""
-    state = game.new_game(seed=seed)
+    state: State = game.new_game(seed=seed)
     rng = random.Random(seed ^ 0x5EED)
     for i in range(MAX_MOVES):
         if state.is_over:
