@@ -1,0 +1,88 @@
+"""Simple greedy bots for both Who's Who games: good enough to lose to, quick enough to simulate.
+
+Game No. 1: name the suit held most of (seed 004: "The player naturally chooses the suit that is
+most strongly represented in his hand"); win a trick as cheaply as possible when it can be won and a
+partner is not already winning it; otherwise throw the lowest card, keeping Preference cards.
+
+Game No. 2: always say "Thank you"; call for the number it holds most of, from a player the table
+knows to hold the card if there is one, else from the player with the most cards who may hold it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.bots.base import Bot, register_bot
+from parlour.core import Move
+
+from .deck import Card, parse_card
+from .notation import THANK, Ask, Play, Prefer
+from .tricks import trick_winner
+
+__all__ = ["BooksGreedyBot", "TricksGreedyBot"]
+
+
+class TricksGreedyBot(Bot):
+    name = "greedy"
+
+    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+        hand = [parse_card(t) for t in view.get("hand", [])]
+        prefers = [m for m in legal if isinstance(m, Prefer)]
+        if prefers:
+
+            def strength(m: Prefer) -> tuple[int, int]:
+                mine = [c.number for c in hand if c.suit == m.suit]
+                return (len(mine), sum(mine))
+
+            return max(prefers, key=strength)
+        plays = [m for m in legal if isinstance(m, Play)]
+        if not plays:
+            return self.rng.choice(legal)
+        pref = view["preference"]
+        me = view["viewer"]
+        trick = [(q, parse_card(t)) for q, t in view["trick"]]
+
+        def cheap(m: Play) -> tuple[bool, int]:
+            return (m.card.suit == pref, m.card.number)
+
+        if not trick:  # lead the strongest card
+            return max(plays, key=lambda m: (m.card.suit == pref, m.card.number))
+        current = trick_winner(trick, pref)
+        teams = view.get("teams")
+        if teams and any(me in t and current in t for t in teams):
+            return min(plays, key=cheap)
+        winning = [m for m in plays if trick_winner([*trick, (me, m.card)], pref) == me]
+        if winning:
+            return min(winning, key=cheap)
+        return min(plays, key=cheap)
+
+
+class BooksGreedyBot(Bot):
+    name = "greedy"
+
+    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+        if THANK in legal:
+            return THANK
+        asks = [m for m in legal if isinstance(m, Ask)]
+        if not asks:
+            return self.rng.choice(legal)
+        hand = [parse_card(t) for t in view.get("hand", [])]
+        counts: dict[int, int] = {}
+        for c in hand:
+            counts[c.number] = counts.get(c.number, 0) + 1
+        holders: dict[str, list[int]] = view.get("holders", {})
+        sizes: list[int] = view["hand_counts"]
+
+        def score(m: Ask) -> tuple[int, int, int, float]:
+            card: Card = m.card
+            who = holders.get(str(card))
+            certain = who == [m.target]
+            possible = who is None or m.target in who
+            return (int(certain), int(possible), counts.get(card.number, 0), sizes[m.target])
+
+        best = max(score(m) for m in asks)
+        return self.rng.choice([m for m in asks if score(m) == best])
+
+
+register_bot("greedy", TricksGreedyBot, game="whoswho-tricks")
+register_bot("greedy", BooksGreedyBot, game="whoswho-books")

@@ -1,0 +1,141 @@
+"""Who's Who moves and their notation.
+
+Game No. 1 (tricks)::
+
+    prefer society            name the Preference suit (the player left of the dealer)
+    play 11 brains            play a card
+
+Game No. 2 (books)::
+
+    ask 2 for 4 money         call on the player in seat 2 for the Four of Money
+    ask 2 for 4 yellow        the same call by colour (seed 004: "Four, yellow"); read as the above
+    thank                     say "Thank you" for a card just given
+
+Seats in the notation count from 1, as the table names them (Player 1, Player 2, ...); inside a
+`Move` they are indexes from 0. Input is lenient: capitals, commas and number words are fine
+(`Ask 2 for Four, yellow`), colours stand for suits, and a bare card is a play in Game No. 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from parlour.core import IllegalMove, Move
+
+from .deck import SUITS, Card, parse_card, parse_suit
+
+__all__ = [
+    "THANK",
+    "Ask",
+    "Play",
+    "Prefer",
+    "Thank",
+    "parse_books_move",
+    "parse_tricks_move",
+]
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Prefer(Move):
+    suit: str
+
+    def __str__(self) -> str:
+        return f"prefer {self.suit}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Play(Move):
+    card: Card
+
+    def __str__(self) -> str:
+        return f"play {self.card.number} {self.card.suit}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Ask(Move):
+    target: int  # player index, from 0
+    card: Card
+
+    def __str__(self) -> str:
+        return f"ask {self.target + 1} for {self.card.number} {self.card.suit}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Thank(Move):
+    def __str__(self) -> str:
+        return "thank"
+
+
+THANK = Thank()
+
+
+def _clean(text: object) -> str:
+    if not isinstance(text, str):
+        raise IllegalMove(f"a move is text, not {type(text).__name__}")
+    return " ".join(text.replace(",", " ").replace('"', " ").strip().lower().split())
+
+
+def parse_tricks_move(text: str) -> Prefer | Play:
+    raw = _clean(text)
+    if not raw:
+        raise IllegalMove("empty move; try 'prefer society' or 'play 11 brains'")
+    words = raw.split()
+    head = words[0]
+    if head in ("prefer", "preference", "name", "trump", "trumps"):
+        if len(words) < 2:
+            raise IllegalMove(f"prefer which suit? one of: {', '.join(SUITS)}")
+        return Prefer(parse_suit(" ".join(words[1:])))
+    if head == "play":
+        words = words[1:]
+        if not words:
+            raise IllegalMove("play what? name a card, like 'play 11 brains'")
+    elif not head[0].isdigit() and head not in _NUMBER_WORDS:
+        raise IllegalMove(
+            f"{text.strip()!r} is not a Who's Who move; try 'prefer society' or 'play 11 brains'"
+        )
+    return Play(parse_card(" ".join(words)))
+
+
+_NUMBER_WORDS = {
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+}
+
+
+def parse_books_move(text: str, players: int) -> Ask | Thank:
+    raw = _clean(text)
+    if not raw:
+        raise IllegalMove("empty move; try 'ask 2 for 4 money' or 'thank'")
+    if raw in ("thank", "thanks", "thank you", "say thank you"):
+        return THANK
+    words = raw.split()
+    if words[0] not in ("ask", "call"):
+        raise IllegalMove(
+            f"{text.strip()!r} is not a Who's Who move; try 'ask 2 for 4 money', "
+            "'ask 2 for 4 yellow' or 'thank'"
+        )
+    words = words[1:]
+    if words[:1] == ["player"] or words[:1] == ["seat"]:
+        words = words[1:]
+    if not words or not words[0].isdigit():
+        raise IllegalMove("ask whom? give a seat number, like 'ask 2 for 4 money'")
+    seat = int(words[0])
+    if not 1 <= seat <= players:
+        raise IllegalMove(f"there is no seat {seat}: the seats are 1 to {players}")
+    words = words[1:]
+    if words[:1] == ["for"]:
+        words = words[1:]
+    if len(words) < 2:
+        raise IllegalMove("ask for which card? like 'ask 2 for 4 money' or 'ask 2 for 4 yellow'")
+    return Ask(seat - 1, parse_card(" ".join(words)))

@@ -1,0 +1,151 @@
+"""A player's view of Who's Who as text for the terminal (Rich console markup).
+
+Both games share it: the view's `game` key says which one. Cards are shown in their suit's colour
+(Money yellow, as on the sheet; Society red, Brains blue, Sport green, our choice) with the suit
+written out for colour-blind players, and the character's invented name beside it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.markup import escape
+
+from .deck import COLOURS, NAMES, SUITS, parse_card
+
+__all__ = ["describe_card", "render"]
+
+_STYLE = {
+    "money": "bold yellow",
+    "society": "bold red",
+    "brains": "bold blue",
+    "sport": "bold green",
+}
+_SEAT = re.compile(r"\bseat (\d+)\b")
+_RECENT = 8
+
+
+def describe_card(text: str, with_name: bool = False) -> str:
+    """`11 brains` -> a coloured `11 brains`, optionally with the character: `(Prof. Owlsley)`."""
+    card = parse_card(text)
+    out = f"[{_STYLE[card.suit]}]{card.number} {card.suit}[/]"
+    if with_name:
+        out += f" [dim]({escape(NAMES[card])})[/]"
+    return out
+
+
+def _name(names: list[str], i: int) -> str:
+    return escape(names[i]) if 0 <= i < len(names) else f"Player {i + 1}"
+
+
+def _event(text: str, names: list[str]) -> str:
+    return _SEAT.sub(lambda m: _name(names, int(m.group(1)) - 1), escape(text))
+
+
+def _suit(suit: str) -> str:
+    return f"[{_STYLE[suit]}]{suit.capitalize()}[/] ({COLOURS[suit]})"
+
+
+def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
+    if view["game"] == "whoswho-books":
+        return _render_books(view, viewer, names)
+    return _render_tricks(view, viewer, names)
+
+
+def _seat_label(view: dict[str, Any], viewer: int | None, names: list[str], i: int) -> str:
+    mark = "▶ " if view["to_play"] == i else "  "
+    you = " (you)" if i == viewer else ""
+    return f"{mark}[{i + 1}] {_name(names, i)}{you}"
+
+
+def _render_tricks(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
+    n = view["players"]
+    lines = [
+        f"[bold]Who's Who — Game No. 1[/] · deal {view['deal']} of {view['deals']} · "
+        f"dealer {_name(names, view['dealer'])}"
+    ]
+    pref = view["preference"]
+    if pref:
+        lines.append(f"Preference suit: {_suit(pref)}, named by {_name(names, view['namer'])}")
+    elif not view["is_over"]:
+        lines.append(f"Preference suit: to be named by {_name(names, view['namer'])}")
+    lines.append("[bold]Players[/] (tricks this deal / points):")
+    for i in range(n):
+        lines.append(
+            f"  {_seat_label(view, viewer, names, i)}: {view['hand_counts'][i]} cards, "
+            f"{view['won'][i]} / {view['scores'][i]}"
+        )
+    if view["teams"]:
+        parts = []
+        for t, team in enumerate(view["teams"]):
+            who = " & ".join(_name(names, p) for p in team)
+            parts.append(f"{who} {view['team_scores'][t]}")
+        lines.append("Partnerships: " + " · ".join(parts))
+    if view["tricks"]:
+        last = view["tricks"][-1]
+        cards = ", ".join(f"{_name(names, q)} {describe_card(c)}" for q, c in last["cards"])
+        lines.append(f"Last trick: {cards} — won by {_name(names, last['winner'])}")
+    if view["trick"]:
+        cards = ", ".join(f"{_name(names, q)} {describe_card(c)}" for q, c in view["trick"])
+        lines.append(f"[bold]On the table:[/] {cards}")
+    if viewer is not None and "hand" in view:
+        hand = view["hand"]
+        shown = "  ".join(describe_card(c, with_name=True) for c in hand) if hand else "(empty)"
+        lines.append(f"[bold]Your hand:[/] {shown}")
+    _recent(lines, view, names)
+    if view["is_over"]:
+        res = view["result"]
+        who = " and ".join(_name(names, w) for w in res["winners"])
+        lines.append(f"[bold]Game over[/]: {who} — {escape(res['reason'])}")
+    return "\n".join(lines)
+
+
+def _render_books(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
+    n = view["players"]
+    lines = [
+        f"[bold]Who's Who — Game No. 2[/] · dealer {_name(names, view['dealer'])} · "
+        f"books made {sum(view['book_counts'])} of 13"
+    ]
+    lines.append("[bold]Players[/]:")
+    for i in range(n):
+        books = ", ".join(f"{b}s" for b in sorted(view["books"][i])) or "none"
+        seat = _seat_label(view, viewer, names, i)
+        line = f"  {seat}: {view['hand_counts'][i]} cards, books: {books}"
+        known = view["known"][i]
+        if known and i != viewer:
+            line += " — known to hold " + ", ".join(describe_card(c) for c in known)
+        lines.append(line)
+    pend = view["pending"]
+    if pend:
+        lines.append(
+            f"[bold]{_name(names, pend['caller'])}[/] was given {describe_card(pend['card'])} by "
+            f"{_name(names, pend['giver'])}: say [bold]thank[/] before calling again"
+        )
+    if viewer is not None and "hand" in view:
+        groups: dict[int, list[str]] = {}
+        for t in view["hand"]:
+            c = parse_card(t)
+            groups.setdefault(c.number, []).append(c.suit)
+        parts = []
+        for number in sorted(groups):
+            suits = sorted(groups[number], key=SUITS.index)
+            parts.append(f"{number}: " + " ".join(f"[{_STYLE[s]}]{s}[/]" for s in suits))
+        lines.append("[bold]Your hand:[/] " + (" | ".join(parts) if parts else "(empty)"))
+    _recent(lines, view, names)
+    if view["is_over"]:
+        res = view["result"]
+        who = " and ".join(_name(names, w) for w in res["winners"])
+        lines.append(f"[bold]Game over[/]: {who} — {escape(res['reason'])}")
+    elif view["to_play"] == viewer and viewer is not None:
+        lines.append(
+            "Call with [bold]ask SEAT for NUMBER SUIT[/] (or a colour), e.g. ask 2 for 4 yellow"
+        )
+    return "\n".join(lines)
+
+
+def _recent(lines: list[str], view: dict[str, Any], names: list[str]) -> None:
+    events = view["events"][-_RECENT:]
+    if events:
+        lines.append("[dim]Recent:[/]")
+        lines.extend(f"  [dim]·[/] {_event(e, names)}" for e in events)
