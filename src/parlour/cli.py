@@ -389,7 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return COMMANDS[args.command](args, out)
+        return int(COMMANDS[args.command](args, out))
     except ParlourError as exc:
         out.print(f"[red]parlour: {escape(str(exc))}[/]")
         return 2
