@@ -64,11 +64,11 @@ def render(view: dict[str, Any], viewer: int | None = None, names: list[str] | N
         number += 1
         if sq in SLIDES:
             grid[r][c] = _paint(" ▶ ", colour, dim=True)
+        elif number == DIAMOND_NUMBER:  # on the short slide, where the safety zone branches off
+            grid[r][c] = _paint(" ◆ ", colour, dim=True)
         elif sq in _SLIDE_BODY:
             end = number in (4, 13)
             grid[r][c] = _paint(" ● " if end else " ─ ", colour, dim=True)
-        elif number == DIAMOND_NUMBER:
-            grid[r][c] = _paint(" ◆ ", colour, dim=True)
         else:
             grid[r][c] = "[dim] · [/]"
     # safety zones, START and HOME of the colours in play
