@@ -72,7 +72,8 @@ THANK = Thank()
 def _clean(text: object) -> str:
     if not isinstance(text, str):
         raise IllegalMove(f"a move is text, not {type(text).__name__}")
-    return " ".join(text.replace(",", " ").replace('"', " ").strip().lower().split())
+    raw = text.replace(",", " ").replace('"', " ").strip().rstrip(".!?")
+    return " ".join(raw.lower().split())
 
 
 def parse_tricks_move(text: str) -> Prefer | Play:

@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from .deck import COLOURS, NAMES, SUITS, parse_card
 
-__all__ = ["describe_card", "render"]
+__all__ = ["describe_card", "describe_event", "render"]
 
 _STYLE = {
     "money": "bold yellow",
@@ -23,7 +23,6 @@ _STYLE = {
     "sport": "bold green",
 }
 _SEAT = re.compile(r"\bseat (\d+)\b")
-_RECENT = 8
 
 
 def describe_card(text: str, with_name: bool = False) -> str:
@@ -39,7 +38,8 @@ def _name(names: list[str], i: int) -> str:
     return escape(names[i]) if 0 <= i < len(names) else f"Player {i + 1}"
 
 
-def _event(text: str, names: list[str]) -> str:
+def describe_event(text: str, names: list[str]) -> str:
+    """An event with each `seat N` replaced by that player's name."""
     return _SEAT.sub(lambda m: _name(names, int(m.group(1)) - 1), escape(text))
 
 
@@ -93,7 +93,6 @@ def _render_tricks(view: dict[str, Any], viewer: int | None, names: list[str]) -
         hand = view["hand"]
         shown = "  ".join(describe_card(c, with_name=True) for c in hand) if hand else "(empty)"
         lines.append(f"[bold]Your hand:[/] {shown}")
-    _recent(lines, view, names)
     if view["is_over"]:
         res = view["result"]
         who = " and ".join(_name(names, w) for w in res["winners"])
@@ -132,7 +131,6 @@ def _render_books(view: dict[str, Any], viewer: int | None, names: list[str]) ->
             suits = sorted(groups[number], key=SUITS.index)
             parts.append(f"{number}: " + " ".join(f"[{_STYLE[s]}]{s}[/]" for s in suits))
         lines.append("[bold]Your hand:[/] " + (" | ".join(parts) if parts else "(empty)"))
-    _recent(lines, view, names)
     if view["is_over"]:
         res = view["result"]
         who = " and ".join(_name(names, w) for w in res["winners"])
@@ -142,10 +140,3 @@ def _render_books(view: dict[str, Any], viewer: int | None, names: list[str]) ->
             "Call with [bold]ask SEAT for NUMBER SUIT[/] (or a colour), e.g. ask 2 for 4 yellow"
         )
     return "\n".join(lines)
-
-
-def _recent(lines: list[str], view: dict[str, Any], names: list[str]) -> None:
-    events = view["events"][-_RECENT:]
-    if events:
-        lines.append("[dim]Recent:[/]")
-        lines.extend(f"  [dim]·[/] {_event(e, names)}" for e in events)
