@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import platform
-import random
 import shutil
 import subprocess
 import sys
@@ -51,14 +50,14 @@ def play(game, seed):
         n += 1
     return n
 
-def run(seconds, players):
+def run(seconds, players, first):
     game = parlour.make("sorry", players=players)
     for i in range(2):
         play(game, 10**9 + i)
     games = moves = 0
     start = time.perf_counter()
     while games == 0 or time.perf_counter() - start < seconds:
-        moves += play(game, games)
+        moves += play(game, first + games)
         games += 1
     return games, moves, time.perf_counter() - start
 """
@@ -87,20 +86,20 @@ def play(seed, players):
             n += 1
     return n
 
-def run(seconds, players):
+def run(seconds, players, first):
     for i in range(2):
         play(10**9 + i, players)
     games = moves = 0
     start = time.perf_counter()
     while games == 0 or time.perf_counter() - start < seconds:
-        moves += play(games, players)
+        moves += play(first + games, players)
         games += 1
     return games, moves, time.perf_counter() - start
 """
 
 MAIN = r"""
-seconds, players = float(sys.argv[1]), int(sys.argv[2])
-games, moves, elapsed = run(seconds, players)
+seconds, players, first = float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+games, moves, elapsed = run(seconds, players, first)
 print(json.dumps({"games": games, "moves": moves, "seconds": elapsed,
                   "python": sys.version.split()[0]}))
 """
@@ -146,13 +145,13 @@ def ensure_venv(venv: Path = VENV) -> Path:
 
 
 def run_in(
-    python: str, loop: str, seconds: float, players: int, parlour_src: bool
+    python: str, loop: str, seconds: float, players: int, parlour_src: bool, first: int = 0
 ) -> dict[str, float]:
     env = dict(os.environ)
     if parlour_src:
         env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
     out = subprocess.run(
-        [python, "-c", loop + MAIN, str(seconds), str(players)],
+        [python, "-c", loop + MAIN, str(seconds), str(players), str(first)],
         capture_output=True,
         text=True,
         env=env,
@@ -174,24 +173,41 @@ def line(label: str, r: dict[str, float]) -> str:
     )
 
 
+def _add(total: dict[str, float] | None, part: dict[str, float]) -> dict[str, float]:
+    if total is None:
+        return dict(part)
+    for key in ("games", "moves", "seconds"):
+        total[key] += part[key]
+    return total
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seconds", type=float, default=5.0, help="time budget of each figure")
-    ap.add_argument("--quick", action="store_true", help="one second per figure")
+    ap.add_argument("--seconds", type=float, default=6.0, help="time budget of each figure")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per figure")
+    ap.add_argument("--quick", action="store_true", help="one second per figure, one round")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--venv", type=Path, default=VENV, help="where apologies' environment lives")
     args = ap.parse_args(argv)
     seconds = 1.0 if args.quick else args.seconds
-    random.seed(0)
-
-    print(f"Sorry! random play, {args.players} players, {seconds:g} s per figure")
-    print(f"machine: {platform.machine()} {platform.system()}, {os.cpu_count()} CPUs\n")
-    here = run_in(sys.executable, PARLOUR_LOOP, seconds, args.players, parlour_src=True)
-    print(line("parlour (this interpreter)", here))
+    rounds = 1 if args.quick else max(1, args.rounds)
     py312 = str(ensure_venv(args.venv))
-    same = run_in(py312, PARLOUR_LOOP, seconds, args.players, parlour_src=True)
+
+    print(
+        f"Sorry! random play, {args.players} players, {seconds:g} s per figure in {rounds} rounds"
+    )
+    print(f"machine: {platform.machine()} {platform.system()}, {os.cpu_count()} CPUs")
+    print("(the figures are interleaved round by round, so a busy machine slows each alike)\n")
+    here = same = peer = None
+    share = seconds / rounds
+    for k in range(rounds):
+        first = k * 100_000
+        here = _add(here, run_in(sys.executable, PARLOUR_LOOP, share, args.players, True, first))
+        same = _add(same, run_in(py312, PARLOUR_LOOP, share, args.players, True, first))
+        peer = _add(peer, run_in(py312, APOLOGIES_LOOP, share, args.players, False, first))
+    assert here is not None and same is not None and peer is not None
+    print(line("parlour (this interpreter)", here))
     print(line("parlour (apologies' interpreter)", same))
-    peer = run_in(py312, APOLOGIES_LOOP, seconds, args.players, parlour_src=False)
     print(line("apologies 0.4.3", peer))
     ratio = (same["games"] / same["seconds"]) / (peer["games"] / peer["seconds"])
     ratio_here = (here["games"] / here["seconds"]) / (peer["games"] / peer["seconds"])

@@ -23,7 +23,7 @@ def test_other_cards_cannot_enter_so_the_move_is_forfeited(card: str) -> None:
     assert moves(state) == ["pass"]
     state.apply("pass")
     assert state.to_play == 1
-    assert "red cannot use the" in state.events[-2]
+    assert "red cannot use the" in state.events[-1]
 
 
 def test_two_pieces_of_one_player_may_not_share_the_entry_square() -> None:

@@ -20,7 +20,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from parlour.core import Game, IllegalMove, Move, Result, RulesError, State
 from parlour.core.match import MatchFormat
@@ -33,7 +33,6 @@ from .board import (
     COLOURS,
     EXIT,
     HOME,
-    LETTERS,
     REL,
     SLIDE_LEN,
     SLIDE_SIDE,
@@ -52,7 +51,6 @@ from .rules import SorryRules
 __all__ = ["SorryGame", "SorryState"]
 
 _PASS = SorryMove(0, PASS)
-_TOKEN = {c: card_token(c) for c in (*range(1, 13), SORRY)}
 # Every move of one pawn, looked up instead of built: table[square code].
 _FWD = {c: [SorryMove(c, MOVE, sq, c) for sq in range(80)] for c in (1, 2, 3, 5, 7, 8, 10, 11, 12)}
 _BACK = {n: [SorryMove(4 if n == 4 else 10, MOVE, sq, -n) for sq in range(80)] for n in (1, 4)}
@@ -187,7 +185,6 @@ class SorryGame(Game["SorryState"]):
         s.pack += top[::-1]
         if not t.points:
             s.card = s._draw()
-            s.events.append(f"{t.name[s.cur]} drew {card_token(s.card)}")
         return s
 
     def setup_for(self, starter: int) -> dict[str, Any]:
@@ -400,8 +397,9 @@ class SorryState(State):
                 return [_PASS]
             if card == 11 and t.eleven_optional and not any(m.kind == MOVE for m in out):
                 out.append(_PASS)
-            out.sort(key=_order)
-            return list(out)
+            if len(out) > 1:
+                out.sort(key=_order)
+            return out  # type: ignore[return-value]
         out = []
         cards = sorted(set(self.hands[ci]))
         for card in cards:
@@ -642,7 +640,7 @@ class SorryState(State):
         return self.pack.pop()
 
     def _apply(self, move: Move) -> None:
-        assert isinstance(move, SorryMove)
+        move = cast(SorryMove, move)  # only legal moves reach here, and they are all SorryMoves
         t = self.t
         ci = self.cur
         ev = self.events
@@ -712,8 +710,9 @@ class SorryState(State):
             self.cur = ci = (ci + 1) % t.n
         self.again = again
         if not t.points:
-            card = self.card = self._draw()
-            ev.append(t.name[ci] + " drew " + _TOKEN[card])
+            # the next card is face up at once; the move texts name it, so no event is logged
+            pack = self.pack
+            self.card = pack.pop() if pack else self._draw()
 
     # --- views, results, copies --------------------------------------------------------------
     def pawn_squares(self, ci: int) -> list[str]:
@@ -866,9 +865,29 @@ class SorryState(State):
     def apply(self, move: Move | str) -> Move:
         """As `State.apply`; a split 7 written in the other order is accepted when it ends the
         same as the listed one, and `1 enter` / `2 enter` without a colour when only one fits."""
-        if isinstance(move, str) and not self.over:
-            move = self._resolve(move)
-        return super().apply(move)
+        # The protocol's apply, inlined: it is the hot path of every playout and search.
+        if self.over:
+            raise IllegalMove("the game is over")
+        if move.__class__ is not SorryMove:
+            if isinstance(move, str):
+                move = self._resolve(move)
+            if isinstance(move, str):
+                move = parse_move(move)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves()
+        if move not in legal:
+            raise IllegalMove(f"{move} is not legal now", legal)
+        self._legal = None
+        self.history.append(move)
+        self._apply(move)
+        return move
+
+    def legal_moves(self) -> list[Move]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves()
+        return legal[:]
 
     def _resolve(self, text: str) -> Move | str:
         legal = self._legal if self._legal is not None else self.legal_moves()
@@ -887,7 +906,3 @@ class SorryState(State):
             if other in legal:
                 return other
         return m
-
-
-def letters_in_play(t: _Tables) -> str:
-    return "".join(LETTERS[c] for c in t.colour)
