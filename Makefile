@@ -12,9 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-## serve: the main job. Until the web app lands this is terminal play of Whot! against bots.
+## serve: the main job: the web app on http://127.0.0.1:8000 (embedded SQLite store in ./var/).
 serve: $(STAMP)
-	$(BIN)/parlour play whot
+	$(BIN)/parlour serve
 
 ## test: the whole test suite (and the linters, which are part of "green").
 test: $(STAMP)

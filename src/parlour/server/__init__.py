@@ -1,0 +1,8 @@
+"""parlour's game server: tables for friends and bots over HTTP and websockets, every game stored.
+
+`create_app(Settings(database=...))` builds the ASGI app; `parlour serve` runs it under uvicorn.
+"""
+
+from .app import Settings, create_app
+
+__all__ = ["Settings", "create_app"]

@@ -1,0 +1,1 @@
+"""Alembic migrations for the server's database; run at startup by `parlour.server.store`."""
