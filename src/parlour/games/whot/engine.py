@@ -13,7 +13,7 @@ of a turn of several cards has its power (a documented choice; the sheets do not
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from parlour.core import Game, IllegalMove, LoadError, Result, RulesError, State, rules_to_dict
 from parlour.core.match import MatchFormat
@@ -35,6 +35,7 @@ from .moves import DRAW, END, PASS, WhotMove, parse_move, play
 from .rules import PICK_AMOUNT, WhotRules
 
 __all__ = ["WhotGame", "WhotState"]
+
 
 class WhotGame(Game["WhotState"]):
     name = "whot"
@@ -183,7 +184,7 @@ class WhotState(State):
         if rules.opening_special == "applies" and (top >> 3) in self.game.power_of:
             self.current = dealer
             self.turn_cards = [top]
-            self._end_turn(dealer)
+            self._end_turn(dealer, check_declarations=False)  # the dealer declared nothing
 
     def _set_position(self, pos: dict[str, Any], dealer: int) -> None:
         n = self.n
@@ -246,7 +247,7 @@ class WhotState(State):
         for m in (DRAW, PASS, END):
             if m in legal:
                 return m
-        return legal[0]  # pragma: no cover - draw, pass or end is always legal
+        return cast(WhotMove, legal[0])  # pragma: no cover - draw, pass or end is always legal
 
     def _legal_moves(self) -> list[WhotMove]:  # type: ignore[override]
         p = self.current
@@ -386,6 +387,11 @@ class WhotState(State):
                 self._penalty(p, "forgot to say check up")
                 if self.current is None:
                     return
+                # The turn ends here: the penalty cards may not be played in the same turn (seed
+                # 000: "He cannot DRAW a card and PLAY a card in the SAME TURN"), and the forgotten
+                # check up is the only declaration charged for it.
+                self._end_turn(p, move.power, check_declarations=False)
+                return
             else:
                 self._finish((p,), "played the last card", p)
                 return
@@ -393,7 +399,7 @@ class WhotState(State):
             return  # the turn stays open: more cards, or `end`
         self._end_turn(p, move.power)
 
-    def _end_turn(self, p: int, whot_power: str = "") -> None:
+    def _end_turn(self, p: int, whot_power: str = "", check_declarations: bool = True) -> None:
         last = self.turn_cards[-1]
         n_cards = len(self.hands[p])
         said = self.turn_said
@@ -401,7 +407,7 @@ class WhotState(State):
         self.turn_cards = []
         self.turn_said = []
         self.straight_dir = 0
-        if declares and n_cards in (1, 2):
+        if declares and check_declarations and n_cards in (1, 2):
             # seed 002: "If you fail to say Last card before the next player has played, you have
             # to pick two more cards from the market".
             need = "last card" if n_cards == 1 else "semi-last card"
@@ -675,4 +681,3 @@ class WhotState(State):
             s.pack = pool
         s.rng = GameRng(rng.getrandbits(64))
         return s
-
