@@ -50,9 +50,7 @@ def card(num: int, sym: int) -> int:
 
 
 WHOT = card(20, WHOT_SYMBOL)  # '"WHOT" - FIVE Cards (count 20 when scoring)'
-PACK: tuple[int, ...] = tuple(
-    [card(n, s) for s in range(5) for n in _NUMBERS[s]] + [WHOT] * 5
-)
+PACK: tuple[int, ...] = tuple([card(n, s) for s in range(5) for n in _NUMBERS[s]] + [WHOT] * 5)
 assert len(PACK) == 54  # "(54 Cards in all)"
 _IN_PACK = frozenset(PACK)
 

@@ -30,6 +30,7 @@ class WhotMove(Move):
     call: int  # symbol called by a WHOT, else -1
     power: str  # "", "reverse" or "skip" (WHOT only)
     say: str  # "", or a declaration
+    text: str  # the notation, built once
 
     def __init__(self, kind: str, card: int, call: int, power: str, say: str) -> None:
         s = object.__setattr__
@@ -108,7 +109,8 @@ _KIND_WORDS = {
 
 
 def parse_move(text: str) -> WhotMove:
-    """The move a text names. Lenient in spelling (plurals, `5c`, a bare card), strict in meaning."""
+    """The move a text names. Lenient in spelling (plurals, `5c`, a bare card), strict in
+    meaning."""
     if not isinstance(text, str):
         raise IllegalMove(f"a move is text, not {type(text).__name__}")
     raw = " ".join(text.strip().lower().split())
@@ -137,8 +139,9 @@ def parse_move(text: str) -> WhotMove:
         if len(rest) > 1:
             power = rest[1]
             if power not in ("reverse", "skip") or len(rest) > 2:
+                extra = " ".join(rest[1:])
                 raise IllegalMove(
-                    f"{' '.join(rest[1:])!r} is not a WHOT power; add 'reverse' or 'skip' or nothing"
+                    f"{extra!r} is not a WHOT power; add 'reverse' or 'skip' or nothing"
                 )
         return play(WHOT, call, power, say)
     c = parse_card(" ".join(words))

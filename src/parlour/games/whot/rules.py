@@ -32,7 +32,8 @@ class WhotRules:
     deal: int = option(
         6,
         "Cards dealt to each player.",
-        'seed 000: "until every player has SIX cards"; seed 002 (Nigerian): "usually three to six".',
+        'seed 000: "until every player has SIX cards"; seed 002 (Nigerian): "usually three to '
+        'six".',
         low=1,
         high=20,
     )
@@ -74,9 +75,9 @@ class WhotRules:
     )
     whot_answers_skip: bool = option(
         False,
-        "A player skipped by a WHOT may answer with a WHOT of their own instead of losing the turn.",
-        'seed 002 (English): "three functions that can be defended by playing another '
-        'Whot-card".',
+        "A player skipped by a WHOT may answer with a WHOT of their own instead of losing the "
+        "turn.",
+        'seed 002 (English): "three functions that can be defended by playing another Whot-card".',
     )
     powers: tuple[tuple[int, str], ...] = option(
         (),
@@ -110,8 +111,8 @@ class WhotRules:
         "Runs of consecutive numbers in one turn ('same-symbol' or 'any-symbol'); the first card "
         "must follow the call and may not be a WHOT.",
         'seed 002 (English): "If you have cards in ascending or descending order you can play them '
-        'in a row ... It can be agreed ... if a straight should only be allowed for cards with the '
-        'same symbol or if the symbol doesn\'t matter."',
+        "in a row ... It can be agreed ... if a straight should only be allowed for cards with the "
+        "same symbol or if the symbol doesn't matter.\"",
         choices=("off", "same-symbol", "any-symbol"),
     )
     double_decking: str = option(
@@ -126,8 +127,8 @@ class WhotRules:
         False,
         "Knock-out Whot: a star may be played on a star or on either of its numbers; one star left "
         "in hand doubles the hand's score, two or more multiply it by four.",
-        'seed 002: "Knock-out Whot ... You can play your star card if the call-card shows a star or '
-        'any of the numbers on your star card".',
+        'seed 002: "Knock-out Whot ... You can play your star card if the call-card shows a star '
+        'or any of the numbers on your star card".',
     )
     declarations: tuple[str, ...] = option(
         (),
@@ -135,8 +136,8 @@ class WhotRules:
         "'semi-last card', 'check up'. Say one by adding it to the move: "
         "'play 5 circle, last card'.",
         'seed 002: "If you fail to say Last card before the next player has played, you have to '
-        'pick two more cards"; "If you fail to say Check up ... pick two more cards from the market '
-        'and the game continues."',
+        'pick two more cards"; "If you fail to say Check up ... pick two more cards from the '
+        'market and the game continues."',
         choices=DECLARATIONS,
     )
     declaration_penalty: int = option(
@@ -152,8 +153,9 @@ class WhotRules:
         "shuffling, 'shuffle' them into a new market, or 'end' the game and count hands (lowest "
         "wins). Whatever the choice, a draw that nothing can supply ends the game and hands are "
         "counted, so no game can hang.",
-        'seed 000: "the remainder of the pack turned FACE DOWNWARDS (without shuffling)"; seed 002: '
-        '"The removed cards are shuffled"; RULES-NOTES: the app rule "market runs out, game ends".',
+        'seed 000: "the remainder of the pack turned FACE DOWNWARDS (without shuffling)"; seed '
+        '002: "The removed cards are shuffled"; RULES-NOTES: the app rule "market runs out, game '
+        'ends".',
         choices=("turn-over", "shuffle", "end"),
     )
     may_finish_on_special: bool = option(
