@@ -1,0 +1,154 @@
+"""Move notation, refused moves, and records that replay (DESIGN.md, "Errors are answers")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import parlour
+from parlour.games.whot.cards import PACK, WHOT, card_text, parse_card
+from parlour.games.whot.moves import DRAW, END, PASS, parse_move, play
+
+
+def start(hands: list[list[str]], rules: str = "nigerian", **opts: Any) -> Any:
+    game = parlour.make("whot", players=len(hands), rules=rules, **opts)
+    return game.new_game(3, position={"hands": hands, "pile": ["7 triangle"], "to_play": 0})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("play 5 circle", "play 5 circle"),
+        ("5 circles", "play 5 circle"),
+        ("circle 5", "play 5 circle"),
+        ("5c", "play 5 circle"),
+        ("PLAY  14  Cross", "play 14 cross"),
+        ("play 3 x", "play 3 cross"),
+        ("play 3 st", "play 3 star"),
+        ("play 3 s", "play 3 square"),
+        ("play whot call star", "play whot call star"),
+        ("whot stars", "play whot call star"),
+        ("play 20 whot call square skip", "play whot call square skip"),
+        ("play whot call t reverse", "play whot call triangle reverse"),
+        ('play 7 circle, "last card"', "play 7 circle, last card"),
+        ("draw", "draw"),
+        ("market", "draw"),
+        ("go to market", "draw"),
+        ("end", "end"),
+        ("done", "end"),
+        ("pass", "pass"),
+    ],
+)
+def test_notation_is_lenient_in_spelling(text: str, expected: str) -> None:
+    assert str(parse_move(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("", "empty"),
+        ("play 6 circle", "no 6 circle"),
+        ("play 9 star", "no 9 star"),
+        ("play 8 square", "no 8 square"),
+        ("play whot", "calls a symbol"),
+        ("play whot call hexagon", "not a symbol"),
+        ("play whot call star twice", "not a WHOT power"),
+        ("play 5 circle, hooray", "not a declaration"),
+        ("fold", "not a card"),
+    ],
+)
+def test_bad_text_says_why(text: str, why: str) -> None:
+    with pytest.raises(parlour.IllegalMove, match=why):
+        parse_move(text)
+
+
+def test_every_card_round_trips() -> None:
+    for c in set(PACK):
+        assert parse_card(card_text(c)) == c
+        move = play(c) if c != WHOT else play(WHOT, 4)
+        assert parse_move(str(move)) is move  # interned: the same object
+
+
+def test_special_moves_are_interned() -> None:
+    assert parse_move("draw") is DRAW and parse_move("end") is END and parse_move("pass") is PASS
+
+
+def test_moves_are_immutable_and_hashable() -> None:
+    move = parse_move("play 5 circle")
+    with pytest.raises(AttributeError):
+        move.card = 3  # type: ignore[misc]
+    assert len({move, parse_move("5c"), parse_move("draw")}) == 2
+
+
+def test_illegal_move_lists_the_legal_moves_and_leaves_the_state_unchanged() -> None:
+    # DESIGN.md: "An illegal or malformed move raises IllegalMove (a ValueError) whose message says
+    # why and lists what is legal; the state is unchanged."
+    state = start([["5 circle", "3 triangle"], ["1 star"]])
+    before = state.to_json()
+    with pytest.raises(parlour.IllegalMove) as info:
+        state.apply("play 5 circle")
+    assert isinstance(info.value, ValueError)
+    assert "play 5 circle is not legal" in str(info.value)
+    assert "Legal moves: play 3 triangle, draw" in str(info.value)
+    assert info.value.legal == ["play 3 triangle", "draw"]
+    assert state.to_json() == before
+    for bad in ("play 6 circle", "end", "pass", "play whot call star"):
+        with pytest.raises(parlour.IllegalMove):
+            state.apply(bad)
+        assert state.to_json() == before
+
+
+def test_a_card_not_in_hand_is_refused() -> None:
+    state = start([["5 circle", "3 triangle"], ["1 star"]])
+    with pytest.raises(parlour.IllegalMove, match="not legal"):
+        state.apply("play 4 triangle")
+
+
+def test_position_errors_are_clear() -> None:
+    game = parlour.make("whot", players=2, rules="nigerian")
+    with pytest.raises(parlour.IllegalMove, match="more cards than the pack"):
+        game.new_game(0, position={"hands": [["whot"] * 6, ["1 star"]]})
+    with pytest.raises(parlour.IllegalMove, match="call"):
+        game.new_game(0, position={"hands": [["1 circle"], ["1 star"]], "pile": ["whot"]})
+    with pytest.raises(parlour.IllegalMove, match="2 players"):
+        game.new_game(0, position={"hands": [["1 circle"]]})
+    with pytest.raises(parlour.IllegalMove, match="no 6"):
+        game.new_game(0, position={"hands": [["6 circle"], ["1 star"]]})
+
+
+def test_a_state_from_a_position_replays_from_its_record() -> None:
+    game = parlour.make("whot", players=3, rules="nigerian")
+    state = game.new_game(
+        12,
+        position={
+            "hands": [
+                ["2 triangle", "14 triangle", "whot"],
+                ["2 star", "4 star"],
+                ["8 circle", "5 circle"],
+            ],
+            "pile": ["7 triangle"],
+            "pack": ["10 circle"],
+            "to_play": 0,
+        },
+    )
+    for text in ("play 14 triangle", "play 2 triangle", "play 2 star", "draw"):
+        state.apply(text)
+    again = parlour.replay(state.record())
+    assert again.to_json() == state.to_json()
+    assert parlour.replay(state.record().to_json()).to_json() == state.to_json()
+    assert [str(m) for m in again.legal_moves()] == [str(m) for m in state.legal_moves()]
+
+
+@pytest.mark.parametrize(
+    "rules", ["storey-1935", "nigerian", "english", "knockout", "variant-pick-7"]
+)
+def test_a_dealt_game_replays_from_its_record(rules: str) -> None:
+    game = parlour.make("whot", players=3, rules=rules, declarations=("last card",))
+    state = game.new_game(21, dealer=1)
+    for _ in range(60):
+        if state.is_over:
+            break
+        state.apply(state.legal_moves()[0])
+    assert parlour.replay(state.record()).to_json() == state.to_json()
+    assert game.load(state.to_json()).to_json() == state.to_json()
