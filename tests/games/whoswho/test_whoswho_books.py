@@ -313,6 +313,8 @@ def test_bad_setups_say_why() -> None:
         game.new_game(seed=1, hands=[["3 money"], [], []])
     with pytest.raises(RulesError, match="together with hands"):
         game.new_game(seed=1, books=[[3], [], []])
+    with pytest.raises(RulesError, match="numbers from 3 to 15"):
+        game.new_game(seed=1, hands=HANDS, books=[[99], [], []])
     with pytest.raises(RulesError, match="caller"):
         game.new_game(seed=1, hands=HANDS, caller=7)
 

@@ -116,7 +116,12 @@ class BooksGame(Game["BooksState"]):
         if books is not None:
             if not isinstance(books, list) or len(books) != n:
                 raise RulesError(f"books must be a list of {n} lists of numbers")
-            made = [[int(b) for b in bs] for bs in books]
+            try:
+                made = [[int(b) for b in bs] for bs in books]
+            except (TypeError, ValueError):
+                raise RulesError("books must be lists of numbers from 3 to 15") from None
+            if any(b not in _BY_NUMBER for bs in made for b in bs):
+                raise RulesError("books must be lists of numbers from 3 to 15")
         flat = [c for h in parsed for c in h] + [
             c for bs in made for b in bs for c in _BY_NUMBER[b]
         ]
