@@ -261,3 +261,28 @@ def test_only_the_last_card_of_a_turn_has_its_power() -> None:
 def test_straights_and_double_decking_are_exclusive() -> None:
     with pytest.raises(parlour.RulesError):
         parlour.make("whot", players=2, rules="english", double_decking="number")
+
+
+def test_double_decked_pick_cards_each_count() -> None:
+    # seed 002: "Then that player must pick two cards for every "2-cards" that was played. For
+    # example, if four "2-cards" were played in a row then the player ... has to pick eight more
+    # cards". Bug fixed: double-decked 2s counted as one.
+    pack = tuple(f"{n} cross" for n in (1, 3, 5, 7, 10, 11, 13, 14))
+    state = start(
+        [["2 circle", "2 star", "4 star"], ["2 cross", "2 square", "1 square"], ["5 square"]],
+        pile=("7 circle",),
+        pack=pack,
+        rules="nigerian",
+        double_decking="number",
+    )
+    state.apply("play 2 circle")
+    state.apply("play 2 star")
+    state.apply("end")
+    assert state.view(None)["pending_pick"] == 4
+    assert legal(state) == {"play 2 cross", "play 2 square", "draw"}
+    state.apply("play 2 cross")
+    state.apply("play 2 square")
+    state.apply("end")
+    assert state.view(None)["pending_pick"] == 8
+    state.apply("draw")
+    assert state.view(None)["counts"] == [1, 1, 9]

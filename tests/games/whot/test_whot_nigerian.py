@@ -398,3 +398,21 @@ def test_pick_three_variant_card() -> None:
     state.apply("play 5 triangle")
     state.apply("draw")
     assert counts(state) == [1, 4]
+
+
+def test_whot_does_not_answer_a_pick_by_default() -> None:
+    # seed 002: 'A "Whot-card" can be played onto any other card that doesn't force you to pick
+    # cards from the market'
+    state = start([["2 triangle", "3 circle"], ["whot", "4 star"]])
+    state.apply("play 2 triangle")
+    assert legal(state) == {"draw"}
+
+
+def test_move_clock_forces_a_pick() -> None:
+    # seed 002: "If a player does not play a card within that time, the player is demanded by the
+    # other players to pick a card from the market for waiting too long. Then it is the next
+    # player's turn."
+    state = start([["3 triangle", "4 triangle"], ["1 star"]], pack=("10 circle",), move_clock=10)
+    assert str(state.forced_move()) == "draw"
+    state.apply(state.forced_move())
+    assert len(state.view(0)["hand"]) == 3 and state.to_play == 1

@@ -7,7 +7,9 @@ A turn is one or more moves by the player to move. It ends with a draw, or with 
 the rules give no way to go on; where they do (straights, double decking) the turn stays open and
 `end` closes it — offered after every play that could be continued under the rules, whatever the
 hand holds, so that an open turn never tells the table what the player holds. Only the last card
-of a turn of several cards has its power (a documented choice; the sheets do not say).
+of a turn of several cards has its power (a documented choice; the sheets do not say), except that
+pick cards of one number played together each count toward the pick (seed 002: "two cards for
+every 2-cards that was played").
 """
 
 from __future__ import annotations
@@ -400,7 +402,8 @@ class WhotState(State):
         self._end_turn(p, move.power)
 
     def _end_turn(self, p: int, whot_power: str = "", check_declarations: bool = True) -> None:
-        last = self.turn_cards[-1]
+        turn = self.turn_cards
+        last = turn[-1]
         n_cards = len(self.hands[p])
         said = self.turn_said
         declares = self.game.declares
@@ -452,7 +455,12 @@ class WhotState(State):
         else:  # pick_two / pick_three
             if self.rules.pick_reverses:
                 self.direction = -self.direction
-            self.pending_pick += PICK_AMOUNT[power]
+            # seed 002: "that player must pick two cards for every 2-cards that was played" —
+            # so pick cards double-decked together in this turn each count.
+            run = 1
+            while run < len(turn) and turn[-1 - run] >> 3 == last >> 3:
+                run += 1
+            self.pending_pick += PICK_AMOUNT[power] * run
             self.pick_num = last >> 3
             self._advance(p, 1)
 
