@@ -4,6 +4,7 @@ English, Knock-out, and the variant tables of special cards."""
 from parlour.core.registry import GameInfo, register
 
 from . import bots as _bots  # registers the greedy bot
+from . import hint as _hint  # noqa: F401  (registers the hint bot)
 from .engine import WhotGame, WhotState
 from .moves import WhotMove, parse_move
 from .render import render

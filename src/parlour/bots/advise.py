@@ -1,0 +1,27 @@
+"""A hint for a person: the move a chosen bot would make from their seat, with its reasoning."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from parlour.core import Game, Move
+
+from .base import make_bot
+
+__all__ = ["advise"]
+
+
+def advise(
+    view: dict[str, Any],
+    legal: list[Move],
+    game: Game[Any],
+    bot: str = "hint",
+    seed: int | None = None,
+) -> tuple[Move, str]:
+    """The move `bot` (any bot spec: `hint`, `ismcts:seconds=1`, …) would make from `view`, and a
+    sentence saying why — with the bot's win estimate where it has one. Only the view is used."""
+    if seed is None:
+        seed = random.randrange(1 << 62)
+    b = make_bot(bot, game, seed)
+    return b.explain(view, legal)

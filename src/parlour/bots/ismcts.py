@@ -1,0 +1,254 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS), for every game.
+
+The bot never sees the true state. Each iteration it searches a *determinization*: a full state
+drawn by `game.sample_state(view, rng)` from those its seat cannot tell apart from the real one
+(Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree Search"). One tree is shared
+by all determinizations; its edges are moves, and a move is only considered in a node when the
+current determinization allows it. Selection is UCB1 with *availability counts*: a child's
+exploration term uses how often it was available, not how often its parent was visited, so moves
+that are seldom possible are not starved.
+
+Sampling a state from a view parses the view and is the slowest step, so the bot draws a pool of
+determinizations once per decision and each iteration searches a `copy()` of one of them. A pool of
+a hundred is plenty for the cards a player cannot see in these games.
+
+Playouts are the other cost. A game may register, in its own folder, a cheap playout *policy* on
+full states and an *evaluation* that scores an unfinished state; with them a playout stops after
+`depth` moves and the evaluation stands in for the rest of the game. Without them the playout is
+uniformly random to the end (capped at `max_playout` moves, then a draw).
+
+Budget: `iterations=N` (default 1000) or `seconds=S` (whichever is given; `seconds` wins).
+Other parameters: `c` (exploration, default 0.7), `depth`, `pool` (determinizations per move).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.core import Game, Move, RulesError, State
+from parlour.core.rng import GameRng
+
+from .base import Bot, register_bot
+
+__all__ = [
+    "ISMCTSBot",
+    "Playout",
+    "SearchStats",
+    "get_playout",
+    "register_playout",
+    "terminal_rewards",
+]
+
+Policy = Callable[[State, random.Random], Move]
+Evaluate = Callable[[State], Sequence[float]]
+
+
+@dataclass(frozen=True)
+class Playout:
+    """A game's help for playouts: a fast policy on full states and an evaluation of unfinished
+    ones (a win chance per seat, summing to about 1), used after `depth` playout moves."""
+
+    policy: Policy | None = None
+    evaluate: Evaluate | None = None
+    depth: int = 1_000_000
+
+
+_PLAYOUTS: dict[str, Playout] = {}
+
+
+def register_playout(
+    game: str,
+    policy: Policy | None = None,
+    evaluate: Evaluate | None = None,
+    depth: int | None = None,
+) -> None:
+    """Register a game's playout help (called from the game's own folder)."""
+    _PLAYOUTS[game] = Playout(policy, evaluate, depth if depth is not None else 1_000_000)
+
+
+def get_playout(game: str) -> Playout:
+    return _PLAYOUTS.get(game, Playout())
+
+
+def terminal_rewards(state: State) -> list[float]:
+    """1 shared among the winners, 0 for the others."""
+    res = state.result()
+    n = len(res.points)
+    if not res.winners:
+        return [1.0 / n] * n
+    share = 1.0 / len(res.winners)
+    return [share if i in res.winners else 0.0 for i in range(n)]
+
+
+class _Node:
+    __slots__ = ("avail", "children", "move", "parent", "player", "reward", "visits")
+
+    def __init__(self, move: Move | None, parent: _Node | None, player: int) -> None:
+        self.move = move
+        self.parent = parent
+        self.player = player  # the seat that made `move` (whose reward this node keeps)
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What a search found: per root move, visits and mean reward (the seat's win estimate)."""
+
+    iterations: int
+    seconds: float
+    moves: tuple[tuple[Move, int, float], ...]  # (move, visits, mean reward), most visited first
+
+
+class ISMCTSBot(Bot):
+    name = "ismcts"
+
+    def __init__(self, game: Game[Any], rng: random.Random, **params: str) -> None:
+        super().__init__(game, rng)
+        known = {"iterations", "seconds", "c", "depth", "pool", "max_playout"}
+        bad = sorted(set(params) - known)
+        if bad:
+            raise RulesError(f"ismcts takes {', '.join(sorted(known))}; not {', '.join(bad)}")
+        try:
+            self.iterations = int(params.get("iterations", 1000))
+            self.seconds = float(params["seconds"]) if "seconds" in params else None
+            self.c = float(params.get("c", 0.7))
+            self.pool = int(params.get("pool", 100))
+            self.max_playout = int(params.get("max_playout", 2000))
+            help_ = get_playout(game.name)
+            self.depth = int(params.get("depth", help_.depth))
+        except ValueError as exc:
+            raise RulesError(f"bad ismcts parameter: {exc}") from None
+        if self.iterations < 1 or self.pool < 1 or (self.seconds is not None and self.seconds <= 0):
+            raise RulesError("ismcts needs iterations >= 1, pool >= 1 and seconds > 0")
+        self.policy = help_.policy
+        self.evaluate = help_.evaluate
+        self.last: SearchStats | None = None
+
+    # --- the search -----------------------------------------------------------------------------
+    def search(self, view: dict[str, Any], legal: list[Move]) -> SearchStats:
+        start = time.perf_counter()
+        me = view.get("viewer")
+        if not isinstance(me, int):
+            raise RulesError("ismcts needs a player's view")
+        if len(legal) == 1:
+            return SearchStats(0, 0.0, ((legal[0], 0, float("nan")),))
+        rng = self.rng
+        game = self.game
+        deadline = None if self.seconds is None else start + self.seconds
+        budget = self.iterations if deadline is None else 1 << 62
+        pool: list[State] = []
+        pool_size = self.pool if deadline is not None else min(self.pool, budget)
+        root = _Node(None, None, me)
+        c = self.c
+        depth = self.depth
+        policy = self.policy
+        evaluate = self.evaluate
+        max_playout = self.max_playout
+        n = game.players
+        log = math.log
+        sqrt = math.sqrt
+        choice = rng.choice
+        it = 0
+        while it < budget:
+            if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
+                break
+            if len(pool) < pool_size:
+                d = game.sample_state(view, GameRng(rng.getrandbits(63)))
+                pool.append(d.copy())
+            else:
+                d = pool[it % pool_size].copy()
+            it += 1
+            node = root
+            # Selection and expansion.
+            while not d.is_over:
+                moves = d.legal_moves()
+                children = node.children
+                untried = [m for m in moves if m not in children]
+                player = d.to_play
+                assert player is not None
+                if untried:
+                    m = choice(untried)
+                    child = _Node(m, node, player)
+                    children[m] = child
+                    d.apply(m)
+                    node = child
+                    break
+                best: _Node | None = None
+                best_v = -1.0
+                for m in moves:
+                    ch = children[m]
+                    v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    ch.avail += 1
+                    if v > best_v:
+                        best_v, best = v, ch
+                assert best is not None
+                d.apply(best.move)
+                node = best
+            # Playout.
+            steps = 0
+            limit = depth if evaluate is not None else max_playout
+            while not d.is_over and steps < limit:
+                if policy is not None:
+                    d.apply(policy(d, rng))
+                else:
+                    d.apply(choice(d.legal_moves()))
+                steps += 1
+            if d.is_over:
+                rewards: Sequence[float] = terminal_rewards(d)
+            elif evaluate is not None:
+                rewards = evaluate(d)
+            else:
+                rewards = [1.0 / n] * n
+            # Backpropagation.
+            back: _Node | None = node
+            while back is not None:
+                back.visits += 1
+                back.reward += rewards[back.player]
+                back = back.parent
+        ranked = sorted(root.children.values(), key=lambda ch: -ch.visits)
+        stats = tuple(
+            (ch.move, ch.visits, ch.reward / ch.visits) for ch in ranked if ch.move is not None
+        )
+        return SearchStats(it, time.perf_counter() - start, stats)
+
+    # --- the bot protocol -------------------------------------------------------------------------
+    def _pick(self, stats: SearchStats, legal: list[Move]) -> Move:
+        """The most visited root move that is legal (the tree only knows legal moves, but the
+        answer is always taken from `legal` itself)."""
+        index = {m: m for m in legal}
+        for move, _, _ in stats.moves:
+            if move in index:
+                return index[move]
+        return self.rng.choice(legal)
+
+    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+        stats = self.search(view, legal)
+        self.last = stats
+        return self._pick(stats, legal)
+
+    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+        stats = self.search(view, legal)
+        self.last = stats
+        move = self._pick(stats, legal)
+        if stats.iterations == 0:
+            return move, "the only legal move"
+        top = stats.moves[:3]
+        est = next((r for m, _, r in stats.moves if m == move), float("nan"))
+        others = "; ".join(f"{m}: {r:.0%} over {v} visits" for m, v, r in top[1:])
+        text = (
+            f"ismcts estimates a {est:.0%} chance to win with {move} "
+            f"({top[0][1]} of {stats.iterations} simulations"
+        )
+        text += f"; next best {others})" if others else ")"
+        return move, text
+
+
+register_bot("ismcts", ISMCTSBot)
