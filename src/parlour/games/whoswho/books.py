@@ -420,11 +420,62 @@ class BooksState(State):
     def _redraw(
         self, unseen: list[Card], others: list[int], sizes: list[int], rng: GameRng
     ) -> list[list[Card]]:
+        """Deal `unseen` to `others` in hands of `sizes`, consistently with the public record.
+
+        Two things are known: where the table has seen cards go (`holders`), and that nobody sits
+        on a complete book (it would have been laid down) — except a caller holding a just-given
+        card before saying "Thank you". The first is a matching; the second is restored after it
+        by swapping cards between hands.
+        """
         everyone = self.game.everyone
         allowed = [
             [i for i, p in enumerate(others) if p in self.holders.get(c, everyone)] for c in unseen
         ]
-        return [sort_cards(pile) for pile in constrained_deal(unseen, sizes, allowed, rng)]
+        piles = constrained_deal(unseen, sizes, allowed, rng)
+        may = {c: set(a) for c, a in zip(unseen, allowed, strict=True)}
+        exempt = (-1, 0) if self.pending is None else (self.turn, self.pending[1].number)
+        self._break_books(piles, others, may, exempt, rng)
+        return [sort_cards(pile) for pile in piles]
+
+    @staticmethod
+    def _break_books(
+        piles: list[list[Card]],
+        others: list[int],
+        may: dict[Card, set[int]],
+        exempt: tuple[int, int],
+        rng: GameRng,
+    ) -> None:
+        def full_book(i: int) -> int | None:
+            counts = Counter(c.number for c in piles[i])
+            for number, k in counts.items():
+                if k == 4 and (others[i], number) != exempt:
+                    return number
+            return None
+
+        for _ in range(10_000):
+            bad = [(i, x) for i in range(len(piles)) if (x := full_book(i)) is not None]
+            if not bad:
+                return
+            i, number = rng.choice(bad)
+            swaps = []
+            for c in piles[i]:
+                if c.number != number:
+                    continue
+                for j in may[c]:
+                    if j == i or sum(1 for d in piles[j] if d.number == number) >= 3:
+                        continue
+                    for d in piles[j]:
+                        if d.number == number or i not in may[d]:
+                            continue
+                        if sum(1 for e in piles[i] if e.number == d.number) >= 3:
+                            continue
+                        swaps.append((c, j, d))
+            if not swaps:
+                break
+            c, j, d = rng.choice(swaps)
+            piles[i][piles[i].index(c)] = d
+            piles[j][piles[j].index(d)] = c
+        raise ValueError("no deal is consistent with what is known")
 
     def permute_hidden(self, player: int, rng: GameRng) -> BooksState:
         """Redeal the other hands, keeping every card the table knows the place of."""

@@ -6,20 +6,30 @@ partner is not already winning it; otherwise throw the lowest card, keeping Pref
 
 Game No. 2: always say "Thank you"; call for the number it holds most of, from a player the table
 knows to hold the card if there is one, else from the player with the most cards who may hold it.
+
+For the search bots, Game No. 2 registers a playout policy that never forgets "Thank you" and an
+evaluation of unfinished games (`register_playout`), so playouts stay short.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any
 
 from parlour.bots.base import Bot, register_bot
-from parlour.core import Move
+from parlour.core import Move, State
 
 from .deck import Card, parse_card
 from .notation import THANK, Ask, Play, Prefer
 from .tricks import trick_winner
 
-__all__ = ["BooksGreedyBot", "TricksGreedyBot"]
+__all__ = [
+    "BooksGreedyBot",
+    "TricksGreedyBot",
+    "books_evaluate",
+    "books_playout",
+]
 
 
 class TricksGreedyBot(Bot):
@@ -86,3 +96,38 @@ class BooksGreedyBot(Bot):
 
 register_bot("greedy", TricksGreedyBot, game="whoswho-tricks")
 register_bot("greedy", BooksGreedyBot, game="whoswho-books")
+
+
+# --- help for search bots (ISMCTS playouts on sampled full states) ------------------------------
+def books_playout(state: State, rng: random.Random) -> Move:
+    """Random calls, but never forgetting "Thank you": uniformly random play forgets it nearly every
+    time and runs to thousands of moves; this keeps a playout to a few hundred."""
+    if getattr(state, "pending", None) is not None:
+        return THANK
+    return rng.choice(state.legal_moves())
+
+
+def books_evaluate(state: State) -> Sequence[float]:
+    """An unfinished Game No. 2 as win shares: books made, plus part of a book for each number of
+    which a player holds two or three cards."""
+    hands: list[list[Card]] = getattr(state, "hands", [])
+    books: list[list[int]] = getattr(state, "books", [])
+    values = []
+    for p, hand in enumerate(hands):
+        counts: dict[int, int] = {}
+        for c in hand:
+            counts[c.number] = counts.get(c.number, 0) + 1
+        partial = sum((k - 1) / 3 for k in counts.values() if k > 1)
+        values.append((len(books[p]) + 0.5 * partial) ** 2)
+    total = sum(values)
+    if total <= 0:
+        return [1.0 / len(values)] * len(values)
+    return [v / total for v in values]
+
+
+try:  # the search bot may not be installed in every checkout; the games work without it
+    from parlour.bots.ismcts import register_playout
+except ImportError:  # pragma: no cover
+    pass
+else:
+    register_playout("whoswho-books", books_playout, books_evaluate, depth=40)
