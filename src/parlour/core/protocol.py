@@ -220,14 +220,16 @@ class State(ABC):
 
     def apply(self, move: Move | str) -> Move:
         """Play `move` (a Move or its text) and return it; an IllegalMove changes nothing."""
-        if self.is_over:
-            raise IllegalMove("the game is over")
-        if isinstance(move, str):
-            move = self.game.parse_move(move)
         legal = self._legal
         if legal is None:
             legal = self._legal = self._legal_moves()
+        if isinstance(move, str):
+            if not legal and self.is_over:
+                raise IllegalMove("the game is over")
+            move = self.game.parse_move(move)
         if move not in legal:
+            if self.is_over:
+                raise IllegalMove("the game is over")
             raise IllegalMove(f"{move} is not legal now", legal)
         self._legal = None
         self.history.append(move)

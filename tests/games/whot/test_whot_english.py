@@ -119,13 +119,22 @@ def test_straight_same_symbol_ascending() -> None:
             ["5 star"],
         ]
     )
-    for text in ("play 2 triangle", "play 3 triangle", "play 4 triangle", "play 5 triangle"):
+    for text in ("play 2 triangle", "play 3 triangle", "play 4 triangle"):
         state.apply(text)
         assert state.to_play == 0
-    assert legal(state) == {"end"}
-    state.apply("end")
+        assert "end" in legal(state)
+    state.apply("play 5 triangle")
+    # The pack has no 6s, so no card could go on: the turn ends by itself, without an `end`.
     assert state.to_play == 1
     assert state.view(None)["call_card"] == "5 triangle"
+
+
+def test_an_open_turn_tells_nothing_about_the_hand() -> None:
+    # The turn stays open whenever some card of the pack could follow, even if the hand holds
+    # none: otherwise the table would learn that the player cannot go on.
+    state = start([["2 triangle", "1 circle"], ["4 star"]])
+    state.apply("play 2 triangle")
+    assert state.to_play == 0 and legal(state) == {"end"}
 
 
 def test_straight_descending() -> None:
@@ -138,11 +147,13 @@ def test_straight_descending() -> None:
 
 
 def test_straight_direction_is_fixed_by_the_second_card() -> None:
-    state = start([["4 triangle", "5 triangle", "3 triangle", "1 star"], ["4 star"]])
-    state.apply("play 4 triangle")
-    assert legal(state) == {"play 5 triangle", "play 3 triangle", "end"}
-    state.apply("play 5 triangle")
-    assert legal(state) == {"end"}  # 3 would go back down
+    state = start(
+        [["11 triangle", "12 triangle", "10 triangle", "13 triangle", "1 star"], ["4 star"]]
+    )
+    state.apply("play 11 triangle")
+    assert legal(state) == {"play 12 triangle", "play 10 triangle", "end"}
+    state.apply("play 12 triangle")
+    assert legal(state) == {"play 13 triangle", "end"}  # 10 would go back down
 
 
 def test_straight_same_symbol_refuses_another_symbol() -> None:
@@ -286,3 +297,32 @@ def test_double_decked_pick_cards_each_count() -> None:
     assert state.view(None)["pending_pick"] == 8
     state.apply("draw")
     assert state.view(None)["counts"] == [1, 1, 9]
+
+
+# --- turns of several cards against a pending pick or skip (open points, documented choices) ----
+
+
+def test_a_turn_answering_a_pick_goes_on_only_with_the_pick_number() -> None:
+    # seed 002: "Then that player must pick two cards for every 2-cards that was played" — the
+    # pick passed on is the one the turn's cards make, so with double decking by symbol a turn
+    # that answers a 2 may not switch to the 3 of the same symbol.
+    state = start(
+        [["2 triangle", "4 star"], ["2 circle", "3 circle", "1 star"], ["5 star", "7 star"]],
+        pile=("7 triangle",),
+        rules="nigerian",
+        double_decking="symbol",
+    )
+    state.apply("play 2 triangle")
+    state.apply("end")
+    assert state.to_play == 1 and state.view(1)["pending_pick"] == 2
+    state.apply("play 2 circle")
+    assert legal(state) == {"end"}  # not "play 3 circle"
+    state.apply("end")
+    assert state.to_play == 2 and state.view(2)["pending_pick"] == 4
+
+
+def test_a_skipped_player_cannot_answer_with_a_whot_when_whot_on_whot_is_off() -> None:
+    # seed 000: "A WHOT card may be played on to another WHOT card" — unless the table agrees not.
+    state = start([["whot", "3 circle"], ["whot", "4 star"], ["5 star"]], whot_on_whot=False)
+    state.apply("play whot call circle skip")
+    assert state.to_play == 1 and legal(state) == {"pass"}

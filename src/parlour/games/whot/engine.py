@@ -33,7 +33,7 @@ from .cards import (
     parse_card,
     parse_symbol,
 )
-from .moves import DRAW, END, PASS, WhotMove, parse_move, play
+from .moves import DRAW, END, PASS, PLAIN, WhotMove, parse_move, play
 from .rules import PICK_AMOUNT, WhotRules
 
 __all__ = ["WhotGame", "WhotState"]
@@ -58,6 +58,39 @@ class WhotGame(Game["WhotState"]):
         )
         self.multi = rules.straights != "off" or rules.double_decking != "off"
         self.declares = frozenset(rules.declarations)
+        # The hot path: most turns need no declarations, no open turn and no finishing check.
+        self.fast = not self.declares and rules.may_finish_on_special
+        self.single_pack = rules.packs == 1
+        self.draw_always = rules.may_draw_instead
+        self.whot_on_whot = rules.whot_on_whot
+        # follows[call_sym * 32 + call_num + 1]: the cards (WHOT aside) that may follow that call.
+        ko = rules.knockout
+        kinds = sorted(set(PACK) - {WHOT})
+        self.follows: list[frozenset[int]] = [frozenset()] * (5 * 32)
+        for sym in range(5):
+            for num in range(-1, 15):
+                self.follows[sym * 32 + num + 1] = frozenset(
+                    c
+                    for c in kinds
+                    if c & 7 == sym
+                    or c >> 3 == num
+                    # seed 002, Knock-out Whot: "You can play your star card if the call-card
+                    # shows a star or any of the numbers on your star card".
+                    or (ko and c & 7 == STAR and num in (c >> 3, 2 * (c >> 3)))
+                )
+        # Whether any card of the pack could extend a straight ending on `card` going `step`;
+        # a turn stays open only then, so `end` is never asked for when nothing could follow.
+        same = rules.straights == "same-symbol"
+        self.straight_open = {
+            (c, step): any(
+                (c2 >> 3) - (c >> 3) in ((1, -1) if step == 0 else (step,))
+                and (not same or c2 & 7 == c & 7)
+                for c2 in kinds
+            )
+            for c in kinds
+            for step in (-1, 0, 1)
+        }
+        self.kinds = kinds
 
     def new_game(
         self,
@@ -169,7 +202,8 @@ class WhotState(State):
                 self.hands[(dealer + i) % n].append(pack.pop())
         leader = (dealer + 1) % n
         self.current = leader
-        self.events.append((dealer, f"dealt {rules.deal} cards each"))
+        cards = "card" if rules.deal == 1 else "cards"
+        self.events.append((dealer, f"dealt {rules.deal} {cards} each"))
         if rules.opening == "leader-plays-any":
             return  # seed 000: the leader plays ANY card
         top = pack.pop()
@@ -185,8 +219,7 @@ class WhotState(State):
         self.call_sym, self.call_num = top & 7, top >> 3
         if rules.opening_special == "applies" and (top >> 3) in self.game.power_of:
             self.current = dealer
-            self.turn_cards = [top]
-            self._end_turn(dealer, check_declarations=False)  # the dealer declared nothing
+            self._end_turn(dealer, top, check_declarations=False)  # the dealer declared nothing
 
     def _set_position(self, pos: dict[str, Any], dealer: int) -> None:
         n = self.n
@@ -257,6 +290,22 @@ class WhotState(State):
             return []
         g = self.game
         hand = self.hands[p]
+        if self.turn_cards or self.pending_pick or self.pending_skip or self.free or not g.fast:
+            return self._legal_in_general(p, hand)
+        # The common case, kept lean: follow the call by symbol or number, or play a WHOT.
+        fset = g.follows[self.call_sym * 32 + self.call_num + 1]
+        if g.single_pack:
+            moves = [PLAIN[c] for c in hand if c in fset]
+        else:
+            moves = [PLAIN[c] for c in dict.fromkeys(hand) if c in fset]
+        if WHOT in hand and (g.whot_on_whot or self.pile[-1] != WHOT):
+            moves += g.whot_moves
+        if not moves or g.draw_always:
+            moves.append(DRAW)
+        return moves
+
+    def _legal_in_general(self, p: int, hand: list[int]) -> list[WhotMove]:
+        g = self.game
         moves: list[WhotMove] = []
         if self.turn_cards:  # an open turn of several cards
             for c in dict.fromkeys(hand):
@@ -265,7 +314,7 @@ class WhotState(State):
             moves.append(END)
             return moves
         if self.pending_skip:
-            if WHOT in hand:
+            if WHOT in hand and self.rules.whot_on_whot:
                 self._add_plays(moves, WHOT, hand)
             moves.append(PASS)
             return moves
@@ -310,7 +359,7 @@ class WhotState(State):
         left = len(hand) - 1
         if left == 0 and not self.rules.may_finish_on_special and (c >> 3) in self.game.power_of:
             return
-        base = self.game.whot_moves if c == WHOT else (play(c),)
+        base = self.game.whot_moves if c == WHOT else (PLAIN[c],)
         say = ""
         if self.game.declares:
             if left == 1:
@@ -329,6 +378,10 @@ class WhotState(State):
         """Whether `c` may follow the cards already played this turn (straights, double decking)."""
         r = self.rules
         first, last = self.turn_cards[0], self.turn_cards[-1]
+        if self.pending_pick and c >> 3 != self.pick_num:
+            # A turn that answers a pick goes on only with that number, so that the pick passed
+            # on is the one its cards make (the sheets do not say; RULES-NOTES open points).
+            return False
         if r.double_decking == "number":
             return c >> 3 == first >> 3
         if r.double_decking == "symbol":
@@ -375,10 +428,13 @@ class WhotState(State):
                 self.pending_pick, self.pick_num = 0, -1
             self.pending_skip = False
         else:
-            if self.turn_cards and self.rules.straights != "off":
-                self.straight_dir = (c >> 3) - (self.turn_cards[-1] >> 3)
             self.call_sym, self.call_num = c & 7, c >> 3
-        self.turn_cards.append(c)
+        multi = self.game.multi and c != WHOT
+        if multi:  # only turns of several cards keep their cards; a single card is `last`
+            turn = self.turn_cards
+            if turn and self.rules.straights != "off":
+                self.straight_dir = (c >> 3) - (turn[-1] >> 3)
+            turn.append(c)
         if move.say:
             self.turn_said.append(move.say)
         self.events.append((p, move.text))
@@ -392,24 +448,40 @@ class WhotState(State):
                 # The turn ends here: the penalty cards may not be played in the same turn (seed
                 # 000: "He cannot DRAW a card and PLAY a card in the SAME TURN"), and the forgotten
                 # check up is the only declaration charged for it.
-                self._end_turn(p, move.power, check_declarations=False)
+                self._end_turn(p, c, move.power, check_declarations=False)
                 return
             else:
                 self._finish((p,), "played the last card", p)
                 return
-        if self.game.multi and c != WHOT:
+        if multi and self._turn_can_go_on(c):
             return  # the turn stays open: more cards, or `end`
-        self._end_turn(p, move.power)
+        self._end_turn(p, c, move.power)
 
-    def _end_turn(self, p: int, whot_power: str = "", check_declarations: bool = True) -> None:
+    def _turn_can_go_on(self, c: int) -> bool:
+        """Whether any card of the pack could follow `c` in this turn — public facts only, so an
+        open turn tells the table nothing about the hand."""
+        g = self.game
+        if self.pending_pick:
+            return any(self._continues(x) for x in g.kinds)
+        if self.rules.straights != "off":
+            return g.straight_open[(c, self.straight_dir)]
+        return True  # double decking: every number and symbol has other cards
+
+    def _end_turn(
+        self, p: int, last: int = -1, whot_power: str = "", check_declarations: bool = True
+    ) -> None:
+        """Close the turn whose last card is `last` (by default the open turn's last card)."""
         turn = self.turn_cards
-        last = turn[-1]
-        n_cards = len(self.hands[p])
+        if last < 0:
+            last = turn[-1]
+        if turn:
+            self.turn_cards = []
+            self.straight_dir = 0
         said = self.turn_said
+        if said:
+            self.turn_said = []
         declares = self.game.declares
-        self.turn_cards = []
-        self.turn_said = []
-        self.straight_dir = 0
+        n_cards = len(self.hands[p])
         if declares and check_declarations and n_cards in (1, 2):
             # seed 002: "If you fail to say Last card before the next player has played, you have
             # to pick two more cards from the market".
@@ -459,7 +531,7 @@ class WhotState(State):
             # so pick cards double-decked together in this turn each count.
             run = 1
             while run < len(turn) and turn[-1 - run] >> 3 == last >> 3:
-                run += 1
+                run += 1  # `turn` ends with `last` when it holds several cards
             self.pending_pick += PICK_AMOUNT[power] * run
             self.pick_num = last >> 3
             self._advance(p, 1)

@@ -8,18 +8,20 @@
     end                       end a turn of several cards (straights, double decking)
     pass                      accept being skipped by a WHOT instead of answering with one
 
-Every move is interned: the same move is always the same object, so legal-move lists are built
-from prebuilt objects and membership tests are identity tests.
+Every move is interned: the same move is always the same object (`parse_move`, `play` and
+unpickling all go through one cache), so moves compare and hash by identity — C-level, which the
+legal-move membership test in every `apply` relies on — and legal-move lists are built from
+prebuilt objects.
 """
 
 from __future__ import annotations
 
 from parlour.core import IllegalMove, Move
 
-from .cards import SYMBOLS, WHOT, card_text, parse_card, parse_symbol
+from .cards import PACK, SYMBOLS, WHOT, card_text, parse_card, parse_symbol
 from .rules import DECLARATIONS
 
-__all__ = ["DRAW", "END", "PASS", "WhotMove", "parse_move", "play"]
+__all__ = ["DRAW", "END", "PASS", "PLAIN", "WhotMove", "parse_move", "play"]
 
 
 class WhotMove(Move):
@@ -57,12 +59,6 @@ class WhotMove(Move):
     def __str__(self) -> str:
         return self.text
 
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, WhotMove) and other.text == self.text)
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
     def __reduce__(self) -> tuple[object, ...]:
         return (play if self.kind == "play" else _simple, self._args())
 
@@ -92,6 +88,8 @@ def _simple(kind: str, say: str = "") -> WhotMove:
 
 
 DRAW = _simple("draw")
+# The plain play of each card by the card's int: the engine's hot path reads this table.
+PLAIN: dict[int, WhotMove] = {c: play(c) for c in set(PACK) - {WHOT}}  # WHOT names a call
 END = _simple("end")
 PASS = _simple("pass")
 

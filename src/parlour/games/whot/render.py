@@ -56,10 +56,12 @@ def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
         lines.append(line)
     pack = f"Market: {view['pack_count']} cards"
     if view["pack"] is not None:
-        pack += " (order known: " + ", ".join(view["pack"][:5]) + ("…" if len(view["pack"]) > 5 else "") + ")"
+        more = "…" if len(view["pack"]) > 5 else ""
+        pack += " (order known: " + ", ".join(view["pack"][:5]) + more + ")"
     lines.append(pack)
     if view["pending_pick"]:
-        lines.append(f"[bold red]Pending: pick {view['pending_pick']}[/] (answer with a {view['pick_number']} or draw)")
+        pick, number = view["pending_pick"], view["pick_number"]
+        lines.append(f"[bold red]Pending: pick {pick}[/] (answer with a {number} or draw)")
     if view["pending_skip"]:
         lines.append("[bold red]Skipped by a WHOT[/]: answer with a WHOT or pass")
     if view["turn_cards"]:
@@ -86,4 +88,5 @@ def describe_event(event: list[Any] | tuple[Any, ...], names: list[str]) -> str:
     who, what = event[0], event[1]
     if who < 0:
         return str(what)
-    return f"{_name(names, who)} {what}" if not str(what).startswith("play") else f"{_name(names, who)}: {what}"
+    sep = ": " if str(what).startswith("play") else " "
+    return f"{_name(names, who)}{sep}{what}"
