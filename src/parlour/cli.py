@@ -88,9 +88,9 @@ class TerminalTable:
         self.gi = info(args.game)
         self.game = _make_game(self.gi, args)
         n = self.game.players
-        if not 0 <= args.seat < n:
-            raise ParlourError(f"--seat must be from 0 to {n - 1}")
-        self.seat = args.seat
+        if not 1 <= args.seat <= n:
+            raise ParlourError(f"--seat must be from 1 to {n}")
+        self.seat = args.seat - 1
         bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"]
         others = [i for i in range(n) if i != self.seat]
         specs = [bots[min(k, len(bots) - 1)] for k in range(len(others))]
@@ -159,8 +159,9 @@ class TerminalTable:
     def _show_events(self, view: dict[str, Any], shown: int) -> int:
         events = view.get("events", [])
         names = self._names()
+        describe = self.gi.describe_event or _event_text
         for ev in events[shown:]:
-            self.out.print("  · " + escape(_event_text(ev, names)))
+            self.out.print("  · " + escape(describe(ev, names)))
         return len(events)
 
     def _render(self, view: dict[str, Any], me: int | None) -> None:
@@ -338,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play in the terminal against bots")
     rules_args(p)
     p.add_argument("--players", "-n", type=int, help="number of players (default per game)")
-    p.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    p.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument(
         "--bots", default="greedy", help="bot names for the other seats, comma-separated (greedy)"

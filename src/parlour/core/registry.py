@@ -34,6 +34,8 @@ class GameInfo:
     render: Callable[[dict[str, Any], int | None, list[str]], str] | None = None
     # Preset names to accept under a friendlier word (`--variant partnership`).
     aliases: Mapping[str, str] | None = None
+    # Words for one entry of a view's `events`, with players' names: (event, names) -> text.
+    describe_event: Callable[[Any, list[str]], str] | None = None
 
     def describe(self) -> dict[str, Any]:
         return {
