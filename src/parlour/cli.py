@@ -159,9 +159,11 @@ class TerminalTable:
     def _show_events(self, view: dict[str, Any], shown: int) -> int:
         events = view.get("events", [])
         names = self._names()
-        describe = self.gi.describe_event or _event_text
         for ev in events[shown:]:
-            self.out.print("  · " + escape(describe(ev, names)))
+            if self.gi.describe_event is not None:  # the game's words, as Rich markup
+                self.out.print("  · " + self.gi.describe_event(ev, names))
+            else:
+                self.out.print("  · " + escape(_event_text(ev, names)))
         return len(events)
 
     def _render(self, view: dict[str, Any], me: int | None) -> None:

@@ -34,7 +34,7 @@ class GameInfo:
     render: Callable[[dict[str, Any], int | None, list[str]], str] | None = None
     # Preset names to accept under a friendlier word (`--variant partnership`).
     aliases: Mapping[str, str] | None = None
-    # Words for one entry of a view's `events`, with players' names: (event, names) -> text.
+    # Words for one entry of a view's `events`, with players' names, as Rich markup.
     describe_event: Callable[[Any, list[str]], str] | None = None
 
     def describe(self) -> dict[str, Any]:

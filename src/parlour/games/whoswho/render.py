@@ -141,12 +141,3 @@ def _render_books(view: dict[str, Any], viewer: int | None, names: list[str]) ->
         )
     return "\n".join(lines)
 
-
-def describe_event(event: object, names: list[str]) -> str:
-    """An event with players' names in place of "seat N" (seats count from 1 in event texts)."""
-
-    def name(m: re.Match[str]) -> str:
-        i = int(m.group(1)) - 1
-        return names[i] if 0 <= i < len(names) else m.group(0)
-
-    return re.sub(r"\bseat (\d+)", name, str(event))
