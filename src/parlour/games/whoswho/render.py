@@ -140,4 +140,3 @@ def _render_books(view: dict[str, Any], viewer: int | None, names: list[str]) ->
             "Call with [bold]ask SEAT for NUMBER SUIT[/] (or a colour), e.g. ask 2 for 4 yellow"
         )
     return "\n".join(lines)
-
