@@ -4,6 +4,7 @@ point-score game, on parlour's shared protocol."""
 from parlour.core.registry import GameInfo, register
 
 from . import bots as _bots  # registers the greedy bot
+from . import hint as _hint  # noqa: F401  (registers the hint bot)
 from .engine import SorryGame, SorryState
 from .notation import SorryMove, parse_move
 from .render import render

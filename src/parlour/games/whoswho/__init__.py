@@ -7,10 +7,11 @@ numbered 3 to 15 by the letters in their names.
 from parlour.core.registry import GameInfo, register
 
 from . import bots as _bots
+from . import hint as _hint  # noqa: F401  (registers the hint bots)
 from .books import BooksGame, BooksState
 from .deck import COLOURS, DECK, EMBLEMS, NAMES, SUITS, Card
 from .notation import Ask, Play, Prefer, Thank
-from .render import render
+from .render import describe_event, render
 from .rules import BOOKS_PRESETS, TRICKS_PRESETS, BooksRules, TricksRules
 from .tricks import TricksGame, TricksState
 
@@ -48,6 +49,7 @@ register(
         rules_class=TricksRules,
         game_class=TricksGame,
         render=render,
+        describe_event=describe_event,
         aliases={"partners": "partnership", "partnerships": "partnership"},
     )
 )
@@ -65,6 +67,7 @@ register(
         rules_class=BooksRules,
         game_class=BooksGame,
         render=render,
+        describe_event=describe_event,
     )
 )
 del _bots
