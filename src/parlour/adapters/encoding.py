@@ -1,0 +1,293 @@
+"""Encodings: a game's moves as integer ids and a player's view as a tensor.
+
+An `Encoding` belongs to one `Game` (name, table size, rules). It gives
+
+* a fixed-size action space: `num_actions` ids, one for every move the game could ever offer at
+  this table under these rules, with `action_id(move)` and `move_of(id)` inverse to each other;
+* `legal_mask(legal)`: a boolean vector with True at the id of every legal move;
+* `observe(view)`: a float32 vector built from `state.view(player)` **only** — the same wall the
+  bots stand behind, so an agent trained on it never learns from a hidden card;
+* `fields()`: the observation's layout, field by field (name, shape, bounds, meaning).
+
+Each game package provides its encodings in a module `encoding` next to the engine (for example
+`parlour.games.whot.encoding`) exporting `ENCODINGS: dict[str, EncodingFactory]` keyed by game name.
+`encoding_for(game)` finds it by that convention, so adding a game touches nothing here. The game
+packages never import their `encoding` module themselves: the engine stays free of NumPy.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from parlour.core import Game, IllegalMove, Move, State
+from parlour.core.registry import games
+
+__all__ = [
+    "BaseEncoding",
+    "Encoding",
+    "EncodingFactory",
+    "Field",
+    "Layout",
+    "TableEncoding",
+    "as_action",
+    "encoding_for",
+    "outcome_rewards",
+    "relative_seats",
+]
+
+FloatArray = npt.NDArray[np.float32]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named block of an observation vector."""
+
+    name: str
+    shape: tuple[int, ...]
+    doc: str
+    low: float = 0.0
+    high: float = 1.0
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape)) if self.shape else 1
+
+
+class Layout:
+    """Fields laid end to end in one flat float32 vector, with named, reshaped views into it."""
+
+    def __init__(self, fields: Sequence[Field]) -> None:
+        self.fields = tuple(fields)
+        self.offsets: dict[str, tuple[int, int]] = {}
+        at = 0
+        for f in self.fields:
+            if f.name in self.offsets:
+                raise ValueError(f"field {f.name!r} appears twice")
+            self.offsets[f.name] = (at, at + f.size)
+            at += f.size
+        self.size = at
+        self.low = np.concatenate([np.full(f.size, f.low, np.float32) for f in self.fields])
+        self.high = np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
+
+    def blank(self) -> tuple[FloatArray, dict[str, FloatArray]]:
+        """A zero vector and a dict of its fields as views (writing a view writes the vector)."""
+        vec = np.zeros(self.size, np.float32)
+        parts = {
+            f.name: vec[a:b].reshape(f.shape) if f.shape else vec[a:b]
+            for f, (a, b) in zip(self.fields, self.offsets.values(), strict=True)
+        }
+        return vec, parts
+
+    def split(self, vec: FloatArray) -> dict[str, FloatArray]:
+        """The named fields of an observation vector (for reading one back)."""
+        return {
+            f.name: vec[a:b].reshape(f.shape) if f.shape else vec[a:b]
+            for f, (a, b) in zip(self.fields, self.offsets.values(), strict=True)
+        }
+
+
+@runtime_checkable
+class Encoding(Protocol):
+    """What every adapter needs from a game (see the module docstring)."""
+
+    game: Game[Any]
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    observation_low: FloatArray
+    observation_high: FloatArray
+
+    def action_id(self, move: Move) -> int: ...
+
+    def move_of(
+        self, action: int, state_or_legal: State | Sequence[Move] | None = None
+    ) -> Move: ...
+
+    def legal_mask(self, legal: Iterable[Move]) -> BoolArray: ...
+
+    def observe(self, view: Mapping[str, Any]) -> FloatArray: ...
+
+    def fields(self) -> tuple[Field, ...]: ...
+
+    def field_docs(self) -> list[dict[str, Any]]: ...
+
+    def action_docs(self) -> str: ...
+
+
+EncodingFactory = Callable[[Game[Any]], Encoding]
+
+
+class BaseEncoding:
+    """Shared behaviour: masks, checked decoding, observation layout. Games subclass it."""
+
+    #: How the ids are enumerated, in words (for docs and `action_docs()`).
+    ACTIONS_DOC = ""
+
+    def __init__(self, game: Game[Any], layout: Layout, num_actions: int) -> None:
+        self.game = game
+        self.layout = layout
+        self.num_actions = num_actions
+        self.observation_shape: tuple[int, ...] = (layout.size,)
+        self.observation_low: FloatArray = layout.low
+        self.observation_high: FloatArray = layout.high
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.game.name} players={self.game.players} "
+            f"actions={self.num_actions} observation={self.observation_shape}>"
+        )
+
+    # --- actions ---------------------------------------------------------------------------------
+    def action_id(self, move: Move) -> int:
+        raise NotImplementedError
+
+    def _move(self, action: int) -> Move:
+        raise NotImplementedError
+
+    def move_of(self, action: int, state_or_legal: State | Sequence[Move] | None = None) -> Move:
+        """The move with id `action`. Given a state or the legal moves, it must also be legal:
+        an id out of range or not legal now raises IllegalMove naming the legal ids."""
+        a = as_action(action)
+        if not 0 <= a < self.num_actions:
+            raise IllegalMove(
+                f"action {a} is out of range: {self.game.name} has actions "
+                f"0..{self.num_actions - 1}"
+            )
+        move = self._move(a)
+        if state_or_legal is None:
+            return move
+        legal = (
+            state_or_legal.legal_moves() if isinstance(state_or_legal, State) else state_or_legal
+        )
+        if move not in legal:
+            ids = sorted(self.action_id(m) for m in legal)
+            shown = ", ".join(f"{i} ({self._move(i)})" for i in ids[:12])
+            more = f", … {len(ids) - 12} more" if len(ids) > 12 else ""
+            raise IllegalMove(
+                f"action {a} ({move}) is not legal now; the legal actions are {shown}{more}", legal
+            )
+        return move
+
+    def legal_mask(self, legal: Iterable[Move]) -> BoolArray:
+        mask = np.zeros(self.num_actions, np.bool_)
+        ids = [self.action_id(m) for m in legal]
+        if ids:
+            mask[ids] = True
+        return mask
+
+    def legal_ids(self, legal: Iterable[Move]) -> list[int]:
+        """The ids of `legal`, ascending (OpenSpiel's order)."""
+        return sorted(self.action_id(m) for m in legal)
+
+    def action_docs(self) -> str:
+        return self.ACTIONS_DOC
+
+    # --- observations ----------------------------------------------------------------------------
+    def fields(self) -> tuple[Field, ...]:
+        return self.layout.fields
+
+    def field_docs(self) -> list[dict[str, Any]]:
+        """The observation's layout: one dict per field, in order, with its slice of the vector."""
+        out = []
+        for f in self.layout.fields:
+            a, b = self.layout.offsets[f.name]
+            out.append(
+                {
+                    "name": f.name,
+                    "shape": list(f.shape),
+                    "slice": [a, b],
+                    "low": f.low,
+                    "high": f.high,
+                    "doc": f.doc,
+                }
+            )
+        return out
+
+    def observe(self, view: Mapping[str, Any]) -> FloatArray:
+        vec, parts = self.layout.blank()
+        self._fill(view, parts)
+        np.clip(vec, self.observation_low, self.observation_high, out=vec)
+        return vec
+
+    def _fill(self, view: Mapping[str, Any], parts: dict[str, FloatArray]) -> None:
+        raise NotImplementedError
+
+
+class TableEncoding(BaseEncoding):
+    """Actions numbered by position in a list of every possible move (for small move sets)."""
+
+    def __init__(self, game: Game[Any], layout: Layout, moves: Sequence[Move]) -> None:
+        super().__init__(game, layout, len(moves))
+        self.moves: tuple[Move, ...] = tuple(moves)
+        self.index: dict[Move, int] = {}
+        for i, m in enumerate(self.moves):
+            if m in self.index:
+                raise ValueError(f"move {m} is listed twice in the action table")
+            self.index[m] = i
+
+    def action_id(self, move: Move) -> int:
+        try:
+            return self.index[move]
+        except KeyError:
+            raise IllegalMove(
+                f"{move} has no action id in {self.game.name} under these rules"
+            ) from None
+
+    def _move(self, action: int) -> Move:
+        return self.moves[action]
+
+
+def as_action(action: Any) -> int:
+    """An action id from an int, a NumPy integer or a 0-d integer array; IllegalMove otherwise."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise IllegalMove(f"an action is an integer id, not {action!r}")
+    return int(action)
+
+
+def relative_seats(viewer: int | None, players: int) -> list[int]:
+    """Seats in the order the observation lists them: the viewer first, then on round the table
+    (a spectator, viewer None, sees seat 0 first)."""
+    me = viewer or 0
+    return [(me + k) % players for k in range(players)]
+
+
+def outcome_rewards(state: State) -> list[float]:
+    """The reward every adapter gives at the end of a game: +1 to each winner, -1 to each other
+    player (two players: zero-sum). Ties of several winners give each of them +1."""
+    winners = set(state.result().winners)
+    return [1.0 if p in winners else -1.0 for p in range(state.game.players)]
+
+
+_CACHE: dict[Game[Any], Encoding] = {}
+
+
+def encoding_for(game: Game[Any]) -> Encoding:
+    """The encoding of `game`, found by convention in `<game package>.encoding`."""
+    got = _CACHE.get(game)
+    if got is not None:
+        return got
+    info = games().get(game.name)
+    cls = info.game_class if info is not None else type(game)
+    package = cls.__module__.rsplit(".", 1)[0]
+    try:
+        module = importlib.import_module(package + ".encoding")
+    except ModuleNotFoundError as exc:
+        if exc.name != package + ".encoding":
+            raise
+        raise LookupError(
+            f"{game.name} has no encoding: add a module {package}.encoding exporting ENCODINGS"
+        ) from None
+    factories: Mapping[str, EncodingFactory] = module.ENCODINGS
+    if game.name not in factories:
+        raise LookupError(f"{package}.encoding has no encoding for {game.name}")
+    enc = factories[game.name](game)
+    _CACHE[game] = enc
+    return enc
