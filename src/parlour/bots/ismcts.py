@@ -56,6 +56,7 @@ class Playout:
     policy: Policy | None = None
     evaluate: Evaluate | None = None
     depth: int = 1_000_000
+    pool: int = 100  # determinizations per decision (fewer where sampling is slow)
 
 
 _PLAYOUTS: dict[str, Playout] = {}
@@ -66,9 +67,10 @@ def register_playout(
     policy: Policy | None = None,
     evaluate: Evaluate | None = None,
     depth: int | None = None,
+    pool: int = 100,
 ) -> None:
     """Register a game's playout help (called from the game's own folder)."""
-    _PLAYOUTS[game] = Playout(policy, evaluate, depth if depth is not None else 1_000_000)
+    _PLAYOUTS[game] = Playout(policy, evaluate, depth if depth is not None else 1_000_000, pool)
 
 
 def get_playout(game: str) -> Playout:
@@ -120,9 +122,9 @@ class ISMCTSBot(Bot):
             self.iterations = int(params.get("iterations", 1000))
             self.seconds = float(params["seconds"]) if "seconds" in params else None
             self.c = float(params.get("c", 0.7))
-            self.pool = int(params.get("pool", 100))
-            self.max_playout = int(params.get("max_playout", 2000))
             help_ = get_playout(game.name)
+            self.pool = int(params.get("pool", help_.pool))
+            self.max_playout = int(params.get("max_playout", 2000))
             self.depth = int(params.get("depth", help_.depth))
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None

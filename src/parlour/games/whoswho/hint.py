@@ -200,4 +200,4 @@ def _tricks_evaluate(state: State) -> list[float]:
 
 register_bot("hint", TricksHintBot, game="whoswho-tricks")
 register_bot("hint", BooksHintBot, game="whoswho-books")
-register_playout("whoswho-tricks", _tricks_policy, _tricks_evaluate, depth=24)
+register_playout("whoswho-tricks", _tricks_policy, _tricks_evaluate, depth=16, pool=25)

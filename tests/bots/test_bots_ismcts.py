@@ -1,0 +1,157 @@
+"""ISMCTS: legal moves only, decisions from views only, explanations, parameters."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import parlour
+from parlour.bots import Bot, ISMCTSBot, advise, bot_names, make_bot
+from parlour.core import Move, RulesError, State
+from parlour.core.rng import GameRng
+
+GAMES = [
+    ("whot", 2, "nigerian"),
+    ("whot", 3, "storey-1935"),
+    ("sorry", 4, "regular"),
+    ("sorry", 4, "partnership"),
+    ("whoswho-tricks", 4, None),
+    ("whoswho-books", 3, None),
+]
+
+
+def _positions(name: str, players: int, rules: str | None, count: int) -> list[State]:
+    game = parlour.make(name, players=players, rules=rules)
+    out = []
+    rng = random.Random(7)
+    for seed in range(count):
+        s = game.new_game(seed=seed)
+        for _ in range(rng.randrange(0, 40)):
+            if s.is_over:
+                break
+            s.apply(rng.choice(s.legal_moves()))
+        if not s.is_over:
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize(("name", "players", "rules"), GAMES)
+def test_ismcts_chooses_a_legal_move(name: str, players: int, rules: str | None) -> None:
+    for i, s in enumerate(_positions(name, players, rules, 4)):
+        bot = make_bot("ismcts:iterations=40", s.game, seed=i)
+        p = s.to_play
+        assert p is not None
+        legal = s.legal_moves()
+        move = bot.choose(s.view(p), legal)
+        assert move in legal
+        s.apply(move)  # and the state accepts it
+
+
+@pytest.mark.parametrize(("name", "players", "rules"), GAMES[:3] + GAMES[4:5])
+def test_ismcts_decides_from_the_view_alone(name: str, players: int, rules: str | None) -> None:
+    """Two states the player cannot tell apart (hidden cards redrawn) get the same decision."""
+    for i, s in enumerate(_positions(name, players, rules, 3)):
+        p = s.to_play
+        assert p is not None
+        other = s.permute_hidden(p, GameRng(99 + i))
+        assert other.view(p) == s.view(p)
+        a = make_bot("ismcts:iterations=60", s.game, seed=i).choose(s.view(p), s.legal_moves())
+        b = make_bot("ismcts:iterations=60", s.game, seed=i).choose(
+            other.view(p), other.legal_moves()
+        )
+        assert a == b
+
+
+class _Guard(Bot):
+    """Wraps a bot and checks that it is only ever handed a view and a list of moves."""
+
+    name = "guard"
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner = inner
+        self.calls = 0
+
+    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+        assert isinstance(view, dict) and not isinstance(view, State)
+        assert all(isinstance(m, Move) for m in legal)
+        assert view.get("viewer") is not None
+        self.calls += 1
+        return self.inner.choose(view, legal)
+
+
+@pytest.mark.parametrize(("name", "players", "rules"), GAMES)
+def test_bots_only_receive_views(name: str, players: int, rules: str | None) -> None:
+    import parlour.sim.simulate as sim
+
+    spec = sim.SimSpec(
+        game=name,
+        players=players,
+        bots=tuple(["ismcts:iterations=8", "hint"] + ["random"] * (players - 2)),
+        rules=rules,
+    )
+    guards: list[_Guard] = []
+    real = sim.make_bot
+
+    def wrapped(b: str, game: Any, seed: int | None = None) -> Bot:
+        g = _Guard(real(b, game, seed))
+        guards.append(g)
+        return g
+
+    sim.make_bot = wrapped  # type: ignore[assignment]
+    try:
+        row = sim.play_game(spec, 0)
+    finally:
+        sim.make_bot = real
+    assert row["moves"] > 0
+    assert sum(g.calls for g in guards) == row["moves"]
+
+
+def test_every_game_has_hint_and_ismcts() -> None:
+    for name in parlour.games():
+        names = bot_names(name)
+        assert {"hint", "ismcts", "random"} <= set(names), name
+
+
+def test_explain_gives_an_estimate_and_advise_works() -> None:
+    game = parlour.make("whot", players=2, rules="nigerian")
+    s = game.new_game(seed=3)
+    p = s.to_play
+    assert p is not None
+    move, text = make_bot("ismcts:iterations=50", game, 1).explain(s.view(p), s.legal_moves())
+    assert move in s.legal_moves()
+    assert "%" in text and "simulations" in text
+    move, text = advise(s.view(p), s.legal_moves(), game)
+    assert move in s.legal_moves() and text.startswith("hint")
+    move, text = advise(s.view(p), s.legal_moves(), game, bot="ismcts:iterations=30", seed=1)
+    assert move in s.legal_moves() and "ismcts" in text
+
+
+def test_seconds_budget_and_bad_parameters() -> None:
+    game = parlour.make("whot", players=2)
+    s = game.new_game(seed=1)
+    bot = make_bot("ismcts:seconds=0.05", game, 1)
+    assert isinstance(bot, ISMCTSBot)
+    p = s.to_play
+    assert p is not None
+    assert bot.choose(s.view(p), s.legal_moves()) in s.legal_moves()
+    assert bot.last is not None and bot.last.iterations >= 1
+    for bad in ("ismcts:iters=3", "ismcts:iterations=x", "ismcts:iterations=0"):
+        with pytest.raises(RulesError):
+            make_bot(bad, game, 1)
+
+
+def test_hint_bots_play_whole_games() -> None:
+    for name, players, rules in GAMES:
+        game = parlour.make(name, players=players, rules=rules)
+        s = game.new_game(seed=11)
+        bots = [make_bot("hint", game, q) for q in range(players)]
+        while not s.is_over:
+            p = s.to_play
+            assert p is not None
+            view = s.view(p)
+            legal = s.legal_moves()
+            move, why = bots[p].explain(view, legal)
+            assert move in legal and why
+            s.apply(move)
