@@ -1,16 +1,19 @@
 """Random-play speed of parlour's Whot! beside two peer engines.
 
-    python benchmarks/whot_speed.py            # about 3 s per figure
+    python benchmarks/whot_speed.py            # 3 s per figure, 8 figures
     python benchmarks/whot_speed.py --quick    # a short smoke run
 
 Every engine is driven by the same kind of Python loop: each turn, list the legal moves, pick one
 uniformly at random with `random.Random(seed)`, apply it, until the game ends. Whole games are
 played until the time budget of a figure is used up; building and dealing each game is timed too.
+Each figure's time is split into rounds taken in turn with the other figures, so that a change in
+the machine's load during the run falls on every engine alike.
 
 * parlour: `parlour.make("whot", players=n, rules=preset)`, moves = calls to `State.apply`.
 * whot 0.0.6 (PyPI): it has no legal-move listing, so the loop computes the plays its engine
   accepts from the engine's public state (see `whot_legal_moves`); moves = turns taken, where a
-  WHOT played with its call (`play` then `request`) is one move, as in parlour.
+  WHOT played with its call (`play` then `request`) is one move, as in parlour. It deals as many
+  cards as parlour's `nigerian` preset.
 * OpenSpiel `crazy_eights` (C++ engine through pybind11): chance nodes are resolved by sampling
   `chance_outcomes()`, decisions by `rng.choice(state.legal_actions())`; moves = decisions
   (draws, plays, suit nominations, passes); chance outcomes are counted separately.
