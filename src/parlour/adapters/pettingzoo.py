@@ -30,9 +30,9 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import parlour
 from parlour.core import State
-from parlour.core.registry import info as game_info
 from parlour.core.rng import fresh_seed
 
+from ._render import render_text
 from .encoding import Encoding, encoding_for, outcome_rewards
 
 __all__ = ["ParlourAECEnv", "env", "raw_env"]
@@ -163,22 +163,6 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
     def _agent_to_move(self) -> str:
         p = self.state.to_play
         return self.possible_agents[0 if p is None else p]
-
-
-def render_text(state: State, viewer: int | None = None) -> str:
-    """The terminal rendering of a state (spectator's view by default), as plain text."""
-    gi = game_info(state.game.name)
-    view = state.view(viewer)
-    if gi.render is None:
-        return str(view)
-    names = [f"player_{i}" for i in range(state.game.players)]
-    markup = gi.render(view, viewer, names)
-    try:
-        from rich.text import Text
-
-        return Text.from_markup(markup).plain
-    except Exception:  # pragma: no cover - rich is a dependency; markup errors fall back
-        return markup
 
 
 def _copy_space(space: spaces.Dict) -> spaces.Dict:
