@@ -147,7 +147,7 @@ def _chunks(n: int, size: int) -> Iterator[list[int]]:
 
 
 def _chunk_size(games: int, jobs: int) -> int:
-    return max(1, min(50, games // (jobs * 8) or 1))
+    return max(1, min(10, games // (jobs * 8) or 1))
 
 
 @dataclass
