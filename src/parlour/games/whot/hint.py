@@ -72,6 +72,12 @@ class WhotHintBot(Bot):
 
     name = "hint"
 
+    def __init__(self, game: Any, rng: random.Random, **params: str) -> None:
+        hold = params.pop("hold", "1")
+        super().__init__(game, rng, **params)
+        # hold=0 sheds a WHOT like any other card (for studying the seed 000 hint).
+        self.hold = hold not in ("0", "no", "false", "off")
+
     def _score(self, view: dict[str, Any], legal: list[Move]) -> list[tuple[float, WhotMove, str]]:
         game = self.game
         assert isinstance(game, WhotGame)
@@ -112,9 +118,12 @@ class WhotHintBot(Bot):
                 if m.power:
                     score += 1.0 if danger else -0.5
                 # Hold the WHOT back while other cards will do, but not to the end.
-                if not (danger or len(hand) <= 2):
+                if self.hold and not (danger or len(hand) <= 2):
                     score -= 30.0
                     why += " (nothing else to play)"
+                elif not self.hold:
+                    score += 30.0
+                    why += " (shed at once: it counts 20)"
                 else:
                     why += " (not held to the end: it counts 20)"
                 out.append((score, m, why))

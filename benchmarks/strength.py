@@ -1,0 +1,137 @@
+"""Bot strength: hint vs random and ismcts vs hint in every game, with 95% Wilson intervals.
+
+"Beats" means wins more than its fair share (1/players) with the whole 95% interval above it.
+Targets (issue 5): hint beats random in every game; ismcts (1,000 iterations) beats hint in every
+game, above 55% in 2-player Whot!, at no more than 0.3 s a move on one core. Also prints ISMCTS
+seconds per move and the copy()/apply() speeds the search rests on.
+
+    .venv/bin/python benchmarks/strength.py                 # default run, about 20 min on 2 cores
+    .venv/bin/python benchmarks/strength.py --hint-games 200 --ismcts-games 40 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import parlour
+from parlour.bots import make_bot
+from parlour.bots.ismcts import ISMCTSBot
+from parlour.sim import SimSpec, run, summarize
+
+TABLES = [
+    ("whot", "nigerian", 2),
+    ("whot", "storey-1935", 2),
+    ("sorry", "regular", 4),
+    ("whoswho-tricks", "standard", 4),
+]
+
+
+def speeds(name: str, rules: str, players: int, seconds: float = 1.5) -> tuple[float, float]:
+    """Mean microseconds of copy() and of legal_moves()+apply() over hint-played games."""
+    game = parlour.make(name, players=players, rules=rules)
+    rng = random.Random(1)
+    bots = [make_bot("hint", game, q) for q in range(players)]
+    n_copy = n_step = 0
+    t_copy = t_step = 0.0
+    end = time.perf_counter() + seconds
+    seed = 0
+    while time.perf_counter() < end:
+        s = game.new_game(seed=seed)
+        seed += 1
+        while not s.is_over:
+            p = s.to_play
+            assert p is not None
+            m = bots[p].choose(s.view(p), s.legal_moves())
+            t0 = time.perf_counter()
+            s.copy()
+            t1 = time.perf_counter()
+            s.legal_moves()
+            s.apply(m)
+            t2 = time.perf_counter()
+            t_copy += t1 - t0
+            t_step += t2 - t1
+            n_copy += 1
+            n_step += 1
+        _ = rng
+    return t_copy / n_copy * 1e6, t_step / n_step * 1e6
+
+
+def ismcts_seconds(name: str, rules: str, players: int, iterations: int, decisions: int) -> float:
+    """Median seconds per ISMCTS decision (positions with a real choice) on one core."""
+    game = parlour.make(name, players=players, rules=rules)
+    hint = make_bot("hint", game, 0)
+    times: list[float] = []
+    seed = 0
+    while len(times) < decisions:
+        s = game.new_game(seed=seed)
+        seed += 1
+        bot = make_bot(f"ismcts:iterations={iterations}", game, seed)
+        assert isinstance(bot, ISMCTSBot)
+        while not s.is_over and len(times) < decisions:
+            p = s.to_play
+            assert p is not None
+            legal = s.legal_moves()
+            if p == 0 and len(legal) > 1:
+                bot.choose(s.view(p), legal)
+                assert bot.last is not None
+                times.append(bot.last.seconds)
+            s.apply(hint.choose(s.view(p), legal))
+    return statistics.median(times)
+
+
+def match(
+    name: str, rules: str, players: int, hero: str, rest: str, games: int, jobs: int, seed: int
+) -> str:
+    spec = SimSpec(
+        game=name, players=players, bots=(hero, *[rest] * (players - 1)), rules=rules, seed=seed
+    )
+    t0 = time.perf_counter()
+    res = run(spec, games, jobs=jobs)
+    s = summarize(res.rows, players)
+    r = next(b for b in s.by_bot if b.label == hero)
+    lo, hi = r.interval
+    fair = 1 / players
+    verdict = "BEATS" if lo > fair else ("loses" if hi < fair else "not separated")
+    return (
+        f"{name:15s} {rules:12s} {players}p  {hero:22s} vs {rest:7s} "
+        f"{r.rate:6.1%}  [{lo:5.1%}, {hi:5.1%}]  n={r.trials:4d}  fair {fair:.0%}  {verdict}"
+        f"  ({time.perf_counter() - t0:.0f} s)"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--hint-games", type=int, default=400, help="games of hint vs random")
+    ap.add_argument("--ismcts-games", type=int, default=120, help="games of ismcts vs hint (Whot!)")
+    ap.add_argument(
+        "--ismcts-games-4p", type=int, default=60, help="games of ismcts vs hint (4-player games)"
+    )
+    ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--only", help="comma-separated games to run (e.g. whot,sorry)")
+    args = ap.parse_args()
+    tables = [t for t in TABLES if not args.only or t[0] in args.only.split(",")]
+
+    print("== engine speed (hint-played games, one core) ==")
+    for name, rules, players in tables:
+        c, a = speeds(name, rules, players)
+        print(f"{name:15s} {rules:12s} {players}p  copy() {c:6.1f} us  legal+apply {a:6.1f} us")
+    print(f"\n== ISMCTS seconds per move, {args.iterations} iterations, one core (median) ==")
+    for name, rules, players in tables:
+        sec = ismcts_seconds(name, rules, players, args.iterations, 20)
+        print(f"{name:15s} {rules:12s} {players}p  {sec:.3f} s/move")
+    print("\n== strength (95% Wilson intervals; bots rotate through the seats) ==")
+    hero = f"ismcts:iterations={args.iterations}"
+    for name, rules, players in tables:
+        print(match(name, rules, players, "hint", "random", args.hint_games, args.jobs, args.seed))
+    for name, rules, players in tables:
+        n = args.ismcts_games if players == 2 else args.ismcts_games_4p
+        print(match(name, rules, players, hero, "hint", n, args.jobs, args.seed), flush=True)
+
+
+if __name__ == "__main__":
+    main()
