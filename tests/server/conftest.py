@@ -92,7 +92,9 @@ def _watchdog() -> Iterator[None]:
     """A hung server test dumps every thread's stack and exits instead of blocking the suite."""
     import faulthandler
 
-    faulthandler.dump_traceback_later(240, exit=True)
+    faulthandler.dump_traceback_later(
+        float(os.environ.get("PARLOUR_TEST_WATCHDOG", "240")), exit=True
+    )
     yield
     faulthandler.cancel_dump_traceback_later()
 
