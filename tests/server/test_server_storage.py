@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from server_testkit import Seat, client, greedy_chooser, join, new_table, play_out
+from server_testkit import Seat, client, greedy_chooser, join, new_table
 
 import parlour
 from parlour.server.store import Store

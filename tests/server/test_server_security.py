@@ -1,0 +1,159 @@
+"""Security: tokens act only for their own seat, unknown tokens are refused, bad messages get a
+clear error and change nothing, limits on size and rate, names kept as text, loopback default."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from server_testkit import Seat, client, join, new_table
+from starlette.websockets import WebSocketDisconnect
+
+from parlour.server.rooms import hash_token
+from parlour.server.store import Store
+
+
+@pytest.fixture
+def table(sqlite_url: str) -> Any:
+    with client(sqlite_url, rate=20.0, burst=40) as c:
+        t = new_table(c, game="whot", players=2, match="single", name="Ada")
+        bob = join(c, t["code"], "Bob")
+        yield c, t, bob
+
+
+def _ply(c: TestClient, code: str) -> int:
+    return int(c.get(f"/api/tables/{code}/view").json()["ply"])
+
+
+def test_unknown_and_foreign_tokens_are_refused(table: Any) -> None:
+    c, t, _ = table
+    other = new_table(c, game="sorry", players=2, name="Eve")
+    for token in ("not-a-token", other["token"], ""):
+        with c.websocket_connect(f"/ws/{t['code']}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and msg["code"] == "unknown_token"
+            with pytest.raises(WebSocketDisconnect) as exc:
+                ws.receive_json()
+            assert exc.value.code == 4401
+    r = c.get(f"/api/tables/{t['code']}/view", headers={"authorization": "Bearer nope"})
+    assert r.status_code == 403
+    with c.websocket_connect("/ws/NOSUCH") as ws:
+        assert ws.receive_json()["code"] == "unknown_table"
+
+
+def test_only_hashes_of_tokens_are_stored(table: Any, sqlite_url: str) -> None:
+    _, t, bob = table
+    store = Store(sqlite_url)
+    text = json.dumps([vars(s) for row in store.load_tables() for s in row.seats])
+    assert bob["token"] not in text and t["token"] not in text
+    assert hash_token(bob["token"]) in text
+    with open(sqlite_url.removeprefix("sqlite:///"), "rb") as f:
+        raw = f.read()
+    assert bob["token"].encode() not in raw
+
+
+def test_bad_messages_get_clear_errors_and_change_nothing(table: Any) -> None:
+    c, t, bob = table
+    code = t["code"]
+    ada, b = Seat(c, code, t["token"], 0), Seat(c, code, bob["token"], 1)
+    v = ada.until("view")
+    mover, waiter = (ada, b) if v["to_play"] == 0 else (b, ada)
+    mover.until("view") if mover is b else None
+    waiter.until("view") if waiter is b else None
+    ply = v["ply"]
+    assert mover.last is not None
+    good = mover.last["legal"][0]
+
+    def expect(seat: Seat, payload: Any, code_: str, raw: bool = False) -> dict[str, Any]:
+        if raw:
+            seat.ws.send_text(payload)
+        else:
+            seat.send(payload)
+        msg = seat.until("error")
+        assert msg["code"] == code_, msg
+        assert msg["message"]
+        assert _ply(c, code) == ply
+        return msg
+
+    expect(waiter, {"type": "move", "move": good, "ply": ply}, "not_your_turn")
+    expect(mover, {"type": "move", "move": "play 99 moon", "ply": ply}, "illegal")
+    bad = expect(mover, {"type": "move", "move": "fly away"}, "illegal")
+    assert bad["legal"] == mover.last["legal"]
+    expect(mover, {"type": "move", "move": good, "ply": ply - 1}, "late")
+    expect(mover, "{not json", "malformed", raw=True)
+    expect(mover, "[1, 2]", "malformed", raw=True)
+    expect(mover, {"type": "move"}, "malformed")
+    expect(mover, {"type": "move", "move": good, "ply": "3"}, "malformed")
+    expect(mover, {"type": "dance"}, "malformed")
+    expect(mover, {"type": "move", "move": "x" * 5000}, "too_large")
+    expect(ada, {"type": "next"}, "game_on")  # Ada is the host, but the game is on
+    expect(b, {"type": "close"}, "not_host")
+    mover.ws.send_bytes(b"\x00\x01")
+    assert mover.until("error")["code"] == "malformed"
+    spectator = Seat(c, code, None, None)
+    spectator.until("view")
+    expect(spectator, {"type": "move", "move": good}, "spectator")
+    # and the right move still works
+    mover.send({"type": "move", "move": good, "ply": ply})
+    assert mover.until("view", ply=ply + 1)
+
+
+def test_rate_limit_per_connection(table: Any) -> None:
+    c, t, _ = table
+    ada = Seat(c, t["code"], t["token"], 0)
+    ada.until("view")
+    for _ in range(80):
+        ada.send({"type": "ping"})
+    kinds = [ada.recv()["type"] for _ in range(80)]
+    assert "error" in kinds
+    assert kinds.count("pong") < 80
+
+
+def test_host_powers_need_the_host_token(table: Any) -> None:
+    c, t, bob = table
+    code = t["code"]
+    for token in (bob["token"], "junk"):
+        r = c.post(f"/api/tables/{code}/close", headers={"authorization": f"Bearer {token}"})
+        assert r.status_code == 403
+    assert c.post(f"/api/tables/{code}/close").status_code == 401
+    r = c.post(f"/api/tables/{code}/close", headers={"authorization": f"Bearer {t['host_token']}"})
+    assert r.status_code == 200
+    assert c.get(f"/api/tables/{code}").status_code == 404
+
+
+def test_names_are_text(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        t = new_table(c, game="whot", players=3, name="<script>alert(1)</script>")
+        assert c.post(f"/api/tables/{t['code']}/join", json={"name": "a\x00b"}).status_code == 400
+        assert c.post(f"/api/tables/{t['code']}/join", json={"name": "x" * 33}).status_code == 400
+        assert c.post(f"/api/tables/{t['code']}/join", json={"name": "   "}).status_code == 400
+        r = c.get(f"/api/tables/{t['code']}")
+        assert r.headers["content-type"].startswith("application/json")
+        assert r.json()["seats"][0]["name"] == "<script>alert(1)</script>"
+        page = c.get("/").text
+        assert "innerHTML" not in page and "textContent" in page
+
+
+def test_unfinished_games_cannot_be_downloaded(table: Any) -> None:
+    c = table[0]
+    ids = [g["id"] for g in c.get("/api/history").json()["games"]]
+    assert ids == []
+    for gid in (1, 2, 999):
+        assert c.get(f"/api/history/{gid}/record").status_code == 404
+
+
+def test_serve_binds_loopback_by_default() -> None:
+    import argparse
+
+    from parlour.server.cli import add_commands
+
+    parser = argparse.ArgumentParser()
+    commands: dict[str, Any] = {}
+    add_commands(parser.add_subparsers(dest="command"), commands)
+    args = parser.parse_args(["serve"])
+    assert args.host == "127.0.0.1" and args.port == 8000
+    assert args.database.startswith("sqlite:///")
+    assert "serve" in commands
