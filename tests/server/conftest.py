@@ -11,7 +11,6 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -19,12 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from server_testkit import free_port
 
 
 def _pg_bin() -> Path | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import socket
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -33,6 +34,12 @@ def client(url: str, **settings: Any) -> Iterator[TestClient]:
 
 
 OPEN: dict[int, list[Seat]] = {}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 class Seat:
