@@ -127,7 +127,7 @@ def main() -> None:
     args = ap.parse_args()
     cols = ("engine", "encoding", "pettingzoo", "gymnasium", "openspiel")
     print(f"random play, moves per second ({args.seconds:g} s per cell, one core)\n")
-    print(f"{"game":<20}" + "".join(f"{c:>12}" for c in cols))
+    print(f"{'game':<20}" + "".join(f"{c:>12}" for c in cols))
     for name in args.games:
         kw = TABLES[name]
         row = [timed(args.seconds, player(c, name, kw)) for c in cols]
