@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test lint bench play clean
+.PHONY: serve test lint bench strength load clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,14 +22,24 @@ test: $(STAMP)
 
 ## lint: ruff and mypy over the code.
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
 
 ## bench: speed figures side by side with peer engines (installed into the venv as the `peers` extra).
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,peers]'
 	$(BIN)/python benchmarks/whot_speed.py
+	$(BIN)/python benchmarks/sorry_speed.py
+	$(BIN)/python benchmarks/adapter_speed.py
+
+## strength: bot strength with 95% intervals (long: tens of minutes on 2 cores).
+strength: $(STAMP)
+	$(BIN)/python benchmarks/strength.py
+
+## load: the web server under N concurrent bot-played tables on loopback.
+load: $(STAMP)
+	$(BIN)/python benchmarks/server_load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
