@@ -37,7 +37,7 @@ def add_commands(sub: Any, commands: dict[str, Handler]) -> None:
     s = sub.add_parser(
         "simulate",
         help="play many games between bots and summarise them",
-        description="Play many games between bots, reproducibly; summarise win rates with 95%% "
+        description="Play many games between bots, reproducibly; summarise win rates with 95% "
         "intervals, points, game lengths and the first player's advantage.",
     )
     _common(s)
