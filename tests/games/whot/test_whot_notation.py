@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 import parlour
+from parlour.core.rng import GameRng
 from parlour.games.whot.cards import PACK, WHOT, card_text, parse_card
 from parlour.games.whot.moves import DRAW, END, PASS, parse_move, play
 
@@ -152,3 +154,16 @@ def test_a_dealt_game_replays_from_its_record(rules: str) -> None:
         state.apply(state.legal_moves()[0])
     assert parlour.replay(state.record()).to_json() == state.to_json()
     assert game.load(state.to_json()).to_json() == state.to_json()
+
+
+def test_a_state_sampled_from_a_finished_game_keeps_the_hands_shown_at_the_count() -> None:
+    # seed 000: "the scores are taken and written down" — at the end every hand is shown, so a
+    # state sampled from the final view must hold exactly those hands.
+    game = parlour.make("whot", players=3, rules="storey-1935")
+    state = game.new_game(seed=4)
+    rng = random.Random(4)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_moves()))
+    view = state.view(1)
+    sampled = game.sample_state(view, GameRng(9))
+    assert sampled.view(1) == view

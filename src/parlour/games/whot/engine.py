@@ -720,10 +720,11 @@ class WhotState(State):
         unknown = pack_counter(game.rules.packs)
         unknown.subtract(hands[me])
         unknown.subtract(s.pile)
+        shown = v.get("hands")  # a finished game shows every hand at the count
         for q in range(s.n):
             if q != me:
-                hands[q] = list(s.known[q])
-                unknown.subtract(s.known[q])
+                hands[q] = [parse_card(t) for t in shown[q]] if shown else list(s.known[q])
+                unknown.subtract(hands[q])
         public_pack = [parse_card(t) for t in v["pack"]] if s.pack_public else []
         unknown.subtract(public_pack)
         pool = sorted(unknown.elements())
