@@ -56,4 +56,5 @@ def load(text: str) -> State:
     if not isinstance(data, dict) or "game" not in data:
         raise LoadError("not a saved parlour game")
     game = make(data["game"], players=data.get("players"), rules=data.get("rules"))
-    return game.load(text)
+    state: State = game.load(text)
+    return state
