@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from server_testkit import Seat, client, join, new_table
 from starlette.websockets import WebSocketDisconnect
 
+from parlour.server.app import STATIC
 from parlour.server.rooms import hash_token
 from parlour.server.store import Store
 
@@ -124,6 +125,11 @@ def test_host_powers_need_the_host_token(table: Any) -> None:
     assert c.get(f"/api/tables/{code}").status_code == 404
 
 
+CLIENT_SCRIPTS = sorted(
+    str(p.relative_to(STATIC / "js")) for p in (STATIC / "js").rglob("*.js")
+)
+
+
 def test_names_are_text(sqlite_url: str) -> None:
     with client(sqlite_url) as c:
         t = new_table(c, game="whot", players=3, name="<script>alert(1)</script>")
@@ -133,8 +139,12 @@ def test_names_are_text(sqlite_url: str) -> None:
         r = c.get(f"/api/tables/{t['code']}")
         assert r.headers["content-type"].startswith("application/json")
         assert r.json()["seats"][0]["name"] == "<script>alert(1)</script>"
+        # the browser client never parses text as HTML: no innerHTML & co. anywhere in it
         page = c.get("/").text
-        assert "innerHTML" not in page and "textContent" in page
+        scripts = [page] + [c.get(f"/static/js/{p}").text for p in CLIENT_SCRIPTS]
+        for text in scripts:
+            for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write"):
+                assert sink not in text
 
 
 def test_unfinished_games_cannot_be_downloaded(table: Any) -> None:

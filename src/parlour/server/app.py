@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from parlour.bots import bot_names
 from parlour.core import IllegalMove, ParlourError, option_table
+from parlour.core.options import rules_to_dict
 from parlour.core.registry import games as all_games
 
 from .rooms import Conn, Hub, Room, TableError
@@ -172,9 +173,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             d = gi.describe()
             d["bots"] = bot_names(name)
             d["options"] = [
-                {"name": r.name, "doc": r.doc, "choices": [str(c) for c in r.choices or ()]}
+                {
+                    "name": r.name,
+                    "type": r.type,
+                    "doc": r.doc,
+                    "choices": [str(c) for c in r.choices or ()],
+                }
                 for r in option_table(gi.rules_class)
             ]
+            # every preset's values, so a lobby can show them and let a host edit them
+            d["preset_rules"] = {p: rules_to_dict(r) for p, r in gi.presets.items()}
             out.append(d)
         return out
 
@@ -490,9 +498,15 @@ async def _handle(room: Room, conn: Conn, msg: dict[str, Any]) -> None:
             if room.state is not None:
                 conn.events_sent = 0
                 conn.send(room.view_message(conn))
+    elif kind == "hint":
+        if conn.seat is None:
+            raise TableError("spectators get no hints", 403, "spectator")
+        conn.send(await room.hint(conn.seat))
     elif kind == "hello":
         raise TableError("already said hello", 400, "malformed")
     else:
         raise TableError(
-            f"unknown message type {kind!r}: use move, next, close, view or ping", 400, "malformed"
+            f"unknown message type {kind!r}: use move, hint, next, close, view or ping",
+            400,
+            "malformed",
         )

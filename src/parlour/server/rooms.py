@@ -21,8 +21,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from rich.text import Text
+
 import parlour
 from parlour.bots import Bot, make_bot
+from parlour.bots.advise import advise
 from parlour.core import IllegalMove, Match, Move, ParlourError, RulesError, State
 from parlour.core.options import rules_to_dict
 from parlour.core.registry import info
@@ -206,6 +209,7 @@ class Room:
         start = min(conn.events_sent, len(events))
         conn.events_sent = len(events)
         to_play = self.seat_to_play()
+        new_events = events[start:]
         msg: dict[str, Any] = {
             "type": "view",
             "table": self.code,
@@ -214,8 +218,10 @@ class Room:
             "seat": conn.seat,
             "to_play": to_play,
             "view": view,
+            "seats": list(self.match.seats),
             "events_from": start,
-            "events": events[start:],
+            "events": new_events,
+            "log": self.describe(new_events),
             "legal": (
                 [str(m) for m in state.legal_moves()]
                 if to_play is not None and to_play == conn.seat
@@ -232,6 +238,27 @@ class Room:
             msg["result"] = state.result().to_dict()
             msg["scoreboard"] = self.match.scoreboard()
         return msg
+
+    def describe(self, events: list[Any]) -> list[str]:
+        """The events in words, plain text, with players' names (the game's own descriptions)."""
+        gi = info(self.game.name)
+        names = [self.seats[s].name or f"Seat {s + 1}" for s in self.match.seats]
+        if gi.describe_event is None:
+            return [str(ev) for ev in events]
+        # describe_event speaks Rich markup (for the terminal); the browser wants plain text.
+        return [Text.from_markup(gi.describe_event(ev, names)).plain for ev in events]
+
+    async def hint(self, seat: int, bot: str = "hint") -> dict[str, Any]:
+        """The `hint` message: the move `bot` would make for `seat` from its view, and why."""
+        async with self.lock:
+            if not self.live or self.state is None:
+                raise TableError("no game is being played at this table now", 409, "no_game")
+            if self.seat_to_play() != seat:
+                raise TableError("a hint is for your own turn", 409, "not_your_turn")
+            player = self.local_player(seat)
+            view, legal, ply = self.state.view(player), self.state.legal_moves(), self.ply
+        move, why = await asyncio.to_thread(advise, view, legal, self.game, bot)
+        return {"type": "hint", "ply": ply, "move": str(move), "why": Text.from_markup(why).plain}
 
     def broadcast_view(self) -> None:
         for conn in list(self.conns):

@@ -7,7 +7,7 @@ from . import bots as _bots  # registers the greedy bot
 from . import hint as _hint  # noqa: F401  (registers the hint bot)
 from .engine import WhotGame, WhotState
 from .moves import WhotMove, parse_move
-from .render import render
+from .render import describe_event, render
 from .rules import PRESETS, WhotRules
 
 __all__ = ["PRESETS", "WhotGame", "WhotMove", "WhotRules", "WhotState", "parse_move"]
@@ -25,6 +25,7 @@ register(
         rules_class=WhotRules,
         game_class=WhotGame,
         render=render,
+        describe_event=describe_event,
     )
 )
 del _bots

@@ -1,0 +1,188 @@
+"""Browser tests: Playwright driving Debian's Chromium against a parlour server started here.
+
+Playwright cannot download its own browsers on this network, so it drives `/usr/bin/chromium`
+(the Debian package `chromium`, which `.ci/run` installs). Without it the tests skip with a loud
+reason on a user's machine and fail under CI=true.
+
+Screenshots go to `build/screenshots/` (or $PARLOUR_SCREENSHOTS); the README shows copies of a run's
+screenshots kept in `docs/screenshots/`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("PARLOUR_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = Path(os.environ.get("PARLOUR_SCREENSHOTS") or ROOT / "build" / "screenshots")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+# The flags a closed network needs: no background calls home, no first-run, no GPU.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def _chromium_problem() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"no Chromium at {CHROMIUM} (install Debian's package: apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the Python package playwright is not installed (pip install -e '.[dev]')"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    problem = _chromium_problem()
+    if problem:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests cannot run under CI: {problem}")
+        pytest.skip(f"SKIPPING BROWSER TESTS: {problem}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class Server:
+    """A `parlour serve` process on a free loopback port with its own SQLite file."""
+
+    def __init__(self, tmp: Path, bot_delay: float = 0.05) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tmp / "server.log"
+        cmd = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port)]
+        cmd += ["--database", f"sqlite:///{tmp / 'parlour.sqlite3'}", "--bot-delay", str(bot_delay)]
+        cmd += ["--log-level", "warning"]
+        self.proc = subprocess.Popen(
+            cmd, stdout=self.log.open("w"), stderr=subprocess.STDOUT, cwd=tmp
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.log.read_text()}")
+            try:
+                urllib.request.urlopen(self.url + "/api/games", timeout=1).read()
+                return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not start in 30 s")
+
+    def api(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            self.url + path, data=data, headers={"content-type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("server"))
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh browser context (its own localStorage: a different person) at desktop size."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    p = ctx.new_page()
+    p.set_default_timeout(15_000)
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield p
+    finally:
+        ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def new_person(browser: Any, viewport: dict[str, int] | None = None) -> Any:
+    """Another person's browser (a new context) — for two people at one table."""
+    ctx = browser.new_context(viewport=viewport or DESKTOP)
+    p = ctx.new_page()
+    p.set_default_timeout(15_000)
+    return p
+
+
+def open_table(
+    page: Any,
+    server: Server,
+    game: str,
+    *,
+    preset: str | None = None,
+    players: int | None = None,
+    bots: str = "random",
+    name: str = "Ada",
+    friends: int = 0,
+) -> str:
+    """Open a table through the lobby form, as a person would; returns the table code.
+
+    The first `friends` seats after the host are left for invited friends; the rest get `bots`.
+    """
+    page.goto(server.url + "/")
+    page.select_option("#game", game)
+    if preset:
+        page.select_option("#preset", preset)
+    if players:
+        page.select_option("#players", str(players))
+    for i, sel in enumerate(page.locator("select[data-seat]").all()):
+        sel.select_option("" if i < friends else bots)
+    page.fill("#name", name)
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    code: str = page.url.rsplit("/", 1)[1]
+    return code
+
+
+def shoot(page: Any, name: str) -> Path:
+    """Save a screenshot of the page as build/screenshots/NAME.png (full page)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def wait_my_turn(page: Any, timeout: float = 20_000) -> None:
+    page.wait_for_selector("#turn.mine", timeout=timeout)

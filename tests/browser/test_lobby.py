@@ -1,0 +1,60 @@
+"""The lobby and the table shell, in a real browser (issue 7: lobby, everywhere)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import PHONE, Server, new_person, open_table, shoot
+
+
+def test_the_lobby_lists_every_game_with_its_presets_and_options(page: Any, server: Server) -> None:
+    page.goto(server.url + "/")
+    games = page.locator("#game option").all_inner_texts()
+    assert games == ["Sorry!", "Who's Who: books", "Who's Who: tricks", "Whot!"] or len(games) == 4
+    page.select_option("#game", "whot")
+    presets = page.locator("#preset option").all_inner_texts()
+    assert {"nigerian", "storey-1935", "english", "knockout"} <= set(presets)
+    page.select_option("#preset", "storey-1935")
+    page.click("details.opts summary")
+    # the options show the preset's values: Storey deals 6
+    assert page.input_value("#opt-deal") == "6"
+    page.select_option("#preset", "nigerian")
+    assert page.input_value("#opt-deal") == "5"
+
+
+def test_an_edited_option_reaches_the_table(page: Any, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.select_option("#game", "whot")
+    page.select_option("#preset", "nigerian")
+    page.click("details.opts summary")
+    page.fill("#opt-deal", "7")
+    page.fill("#name", "Ada")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    code = page.url.rsplit("/", 1)[1]
+    assert server.api(f"/api/tables/{code}")["rules"]["deal"] == 7
+    page.wait_for_selector("#turn")
+
+
+def test_a_friend_joins_by_link_and_a_reload_keeps_each_seat(browser: Any, server: Server) -> None:
+    host = new_person(browser)
+    code = open_table(host, server, "whot", players=2, friends=1)
+    host.wait_for_selector("text=Waiting for 1 more player")
+    friend = new_person(browser, PHONE)
+    friend.goto(f"{server.url}/t/{code}")
+    friend.fill("#join-name", "Bob")
+    friend.click("#join-btn")
+    for p in (host, friend):
+        p.wait_for_function("window.parlourTable && window.parlourTable.msg !== null")
+    seats = {p.evaluate("window.parlourTable.seat") for p in (host, friend)}
+    assert seats == {0, 1}
+    friend.reload()
+    friend.wait_for_function("window.parlourTable && window.parlourTable.msg !== null")
+    assert friend.evaluate("window.parlourTable.seat") == 1
+    assert friend.locator("#join").is_hidden()
+    # the two people never see the same hand
+    hands = [p.evaluate("window.parlourTable.msg.view.hand") for p in (host, friend)]
+    assert hands[0] != hands[1]
+    shoot(friend, "lobby-join-phone")
+    host.context.close()
+    friend.context.close()
