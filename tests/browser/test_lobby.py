@@ -20,6 +20,11 @@ def test_the_lobby_lists_every_game_with_its_presets_and_options(page: Any, serv
     assert page.input_value("#opt-deal") == "6"
     page.select_option("#preset", "nigerian")
     assert page.input_value("#opt-deal") == "5"
+    page.click("details.opts summary")  # closed again for the picture
+    shoot(page, "lobby-desktop")
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shoot(page, "lobby-phone")
 
 
 def test_an_edited_option_reaches_the_table(page: Any, server: Server) -> None:
