@@ -7,7 +7,7 @@ from . import bots as _bots  # registers the greedy bot
 from . import hint as _hint  # noqa: F401  (registers the hint bot)
 from .engine import SorryGame, SorryState
 from .notation import SorryMove, parse_move
-from .render import render
+from .render import describe_event, render
 from .rules import PRESETS, SorryRules
 
 __all__ = ["PRESETS", "SorryGame", "SorryMove", "SorryRules", "SorryState", "parse_move"]
@@ -25,6 +25,7 @@ register(
         rules_class=SorryRules,
         game_class=SorryGame,
         render=render,
+        describe_event=describe_event,
         aliases={"partnership": "partnership", "points": "points", "point-score": "points"},
     )
 )
