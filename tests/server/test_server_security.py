@@ -125,9 +125,7 @@ def test_host_powers_need_the_host_token(table: Any) -> None:
     assert c.get(f"/api/tables/{code}").status_code == 404
 
 
-CLIENT_SCRIPTS = sorted(
-    str(p.relative_to(STATIC / "js")) for p in (STATIC / "js").rglob("*.js")
-)
+CLIENT_SCRIPTS = sorted(str(p.relative_to(STATIC / "js")) for p in (STATIC / "js").rglob("*.js"))
 
 
 def test_names_are_text(sqlite_url: str) -> None:
