@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.markup import escape
 
-__all__ = ["describe_card", "render"]
+__all__ = ["describe_card", "describe_event", "render"]
 
 _STYLE = {
     "circle": ("●", "bold red"),
@@ -84,9 +85,74 @@ def _sort_key(text: str) -> tuple[int, int]:
     return (list(_STYLE).index(sym), int(num))
 
 
+_SAYINGS = {"last card": "Last card!", "semi-last card": "Semi-last card!", "check up": "Check up!"}
+
+
+def _card_words(text: str) -> str:
+    """`7 cross` -> `7 cross` coloured for the terminal (the words stay: colour is not needed)."""
+    if text == "whot":
+        return "[bold]WHOT[/]"
+    num, sym = text.split()
+    return f"[{_STYLE[sym][1]}]{num} {sym}[/]"
+
+
+def _play_words(text: str) -> str:
+    """`play whot call star skip, last card` -> `plays WHOT to skip the next player and calls
+    for star, saying "Last card!"`."""
+    body, _, say = text.partition(", ")
+    words = body.split()[1:]  # after "play"
+    if words[:2] == ["whot", "call"] and len(words) >= 3:
+        power = {"reverse": " to reverse the direction", "skip": " to skip the next player"}
+        out = f"plays [bold]WHOT[/]{power.get(words[3], '') if len(words) > 3 else ''}"
+        out += f" and calls for [bold]{words[2]}[/]"
+    else:
+        out = "plays " + _card_words(" ".join(words))
+    if say:
+        out += f", saying “{_SAYINGS.get(say, say)}”"
+    return out
+
+
+_FORGOT = re.compile(r"forgot to say (.+): picks (\d+)$")
+_PICKED = re.compile(r"picked (\d+)$")
+_DEALT = re.compile(r"dealt (\d+) cards? each$")
+_TURNED_UP = re.compile(r"turned up (.+)$")
+
+
 def describe_event(event: list[Any] | tuple[Any, ...], names: list[str]) -> str:
-    who, what = event[0], event[1]
+    """One entry of the view's `events` in plain English with the players' names (Rich markup):
+    `[0, "play 7 cross"]` -> `Ada plays 7 cross`, `[1, "drew"]` -> `Bob goes to market`."""
+    who, what = int(event[0]), str(event[1])
     if who < 0:
-        return str(what)
-    sep = ": " if str(what).startswith("play") else " "
-    return f"{_name(names, who)}{sep}{what}"
+        m = _TURNED_UP.match(what)
+        if m and m.group(1).split()[-1] in (*_STYLE, "whot"):
+            return "The first call card is turned up: " + _card_words(m.group(1))
+        if what.endswith("; the lowest hand wins"):
+            return "Game over: " + escape(what) + "."
+        return escape(what[:1].upper() + what[1:])
+    name = _name(names, who)
+    if what.startswith("play "):
+        try:
+            return f"{name} {_play_words(what)}"
+        except (KeyError, IndexError, ValueError):
+            return f"{name}: {escape(what)}"
+    if what == "drew":
+        return f"{name} goes to market"
+    if m := _PICKED.match(what):
+        return f"{name} goes to market and picks {m.group(1)}"
+    if m := _DEALT.match(what):
+        k = m.group(1)
+        return f"{name} deals {k} card{'' if k == '1' else 's'} to each player"
+    if m := _FORGOT.match(what):
+        said = _SAYINGS.get(m.group(1), m.group(1)).rstrip("!")
+        return f"{name} forgot to say “{said}” and picks {m.group(2)}"
+    words = {
+        "is suspended": f"{name} is suspended and misses a turn",
+        "is skipped": f"{name} is skipped",
+        "was skipped": f"{name} is skipped",
+        "reversed the direction": "Play now passes the other way",
+        "general market: everyone else picked one": (
+            f"General market: everyone but {name} picks one card"
+        ),
+        "played the last card": f"{name} has played the last card and wins",
+    }
+    return words.get(what, f"{name} {escape(what)}")
