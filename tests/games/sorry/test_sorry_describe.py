@@ -39,8 +39,8 @@ def plain(event: str, names: list[str] = NAMES) -> str:
             "Di (green) plays SORRY!: a green pawn leaves START for b9, "
             "sending the pawn there back to its START",
         ),
-        ("blue pawn on r4 sent back to START", "Bob (blue): the pawn on r4 goes back to START"),
-        ("red slid b9→b13", "Ada (red): the pawn slides from b9 to b13"),
+        ("blue pawn on r4 sent back to START", "Bob's blue pawn on r4 goes back to START"),
+        ("red slid b9→b13", "Ada's red pawn slides from b9 to b13"),
         ("red cannot use the 5: turn forfeited", "Ada (red) cannot use a 5: the turn is forfeited"),
         ("yellow drew a card", "Cy (yellow) draws a card"),
         (

@@ -188,6 +188,13 @@ def _who(colour: str, names: list[str]) -> str:
     return f"{person} ({_paint(colour, colour, bold=True)})"
 
 
+def _whose(colour: str, names: list[str]) -> str:
+    """`Ada's red` (a pawn's owner, for things that happen to a pawn)."""
+    p = _player_of(colour, names)
+    person = escape(names[p]) if 0 <= p < len(names) else f"Player {p + 1}"
+    return f"{person}'s {_paint(colour, colour, bold=True)}"
+
+
 def _card_words(token: str) -> str:
     if token.upper() == "S":
         return "SORRY!"
@@ -244,10 +251,10 @@ def describe_event(event: Any, names: list[str]) -> str:
         return f"{_who(mm.group(1), names)} {_move_words(mm.group(2))}"
     mm = _BUMP_EVENT.match(text)
     if mm:
-        return f"{_who(mm.group(1), names)}: the pawn on {mm.group(2)} goes back to START"
+        return f"{_whose(mm.group(1), names)} pawn on {mm.group(2)} goes back to START"
     mm = _SLIDE_EVENT.match(text)
     if mm:
-        return f"{_who(mm.group(1), names)}: the pawn slides from {mm.group(2)} to {mm.group(3)}"
+        return f"{_whose(mm.group(1), names)} pawn slides from {mm.group(2)} to {mm.group(3)}"
     mm = _FORFEIT_EVENT.match(text)
     if mm:
         card = _card_words(mm.group(2))

@@ -554,7 +554,14 @@ export function mount(el, ctx) {
     else if (parsed.every((m) => m.kind === "pass")) text = `No move is possible with the ${cardWord(v.card || "?")}: pass.`;
     else if (v.point_score && !sel.card) text = "Choose a card from your hand.";
     else if (sel.split) text = `Split 7: ${sel.split.a} moves ${sel.split.n}. Now click the second pawn (it moves ${7 - sel.split.n}).`;
-    else if (sel.source) text = `Click where ${squareWords(sel.source)} goes (dashed rings with +N split a 7).`;
+    else if (sel.source) {
+      const what = /start$/.test(sel.source) ? `a pawn from ${squareWords(sel.source)}` : `the pawn on ${sel.source}`;
+      const card = v.point_score ? sel.card : v.card;
+      text = `Click a ringed square: where ${what} goes.`;
+      if (card === "7") text += " A dashed ring marked +N moves it N and splits the 7 with a second pawn.";
+      if (card === "11") text += " A ring on an opponent's pawn changes places with it.";
+      if (card === "S") text += " Click the opponent's pawn to send back to START.";
+    }
     else text = `Your ${cardWord(v.point_score ? sel.card : v.card)}: click a pawn to move it.`;
     if (legalNow && v.card && !v.point_score) text += ` ${CARD_TEXT[v.card] || ""}`;
     prompt.textContent = text;
