@@ -129,7 +129,8 @@ class WhotHintBot(Bot):
                 out.append((score, m, why))
                 continue
             score = card_points(c) / 2.0  # highest values first
-            why = f"sheds {card_points(c)} points"
+            pts = card_points(c)
+            why = f"sheds {pts} point{'' if pts == 1 else 's'}"
             follow = sum(1 for x in rest if x == WHOT or x & 7 == c & 7 or x >> 3 == c >> 3)
             score += 1.5 * follow
             power = power_of.get(c >> 3)
