@@ -1,0 +1,282 @@
+"""Who's Who in a real browser: both games played by clicking (issue 7, "Who's Who": "the four
+suits with their emblems; naming the Preference suit; tricks; playing a card by clicking it;
+Game No. 2: asking for a card, the "Thank you" button, the books laid down, the call history").
+
+Every move here is made by clicking what the module drew — a suit button, a card in the hand, the
+picker's player / number / suit buttons, the "Thank you" button — never through the keyboard list
+of legal moves or the websocket. The test reads `window.parlourTable.msg` only to decide, as a
+person looking at the table would, and to check what happened.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from parlour.games.whoswho.deck import NAMES, NUMBERS, SUITS, Card
+
+from .conftest import PHONE, Server, open_table, shoot
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULE = ROOT / "src" / "parlour" / "server" / "static" / "js" / "games" / "whoswho.js"
+READY = "window.parlourTable && window.parlourTable.msg !== null"
+MY_TURN_OR_OVER = (
+    "window.parlourTable && window.parlourTable.msg && "
+    "(window.parlourTable.msg.legal.length > 0 || !!window.parlourTable.msg.result)"
+)
+
+
+def msg(page: Any) -> dict[str, Any]:
+    m: dict[str, Any] = page.evaluate("window.parlourTable.msg")
+    return m
+
+
+def wait_turn(page: Any, after: int = -1, timeout: float = 30_000) -> dict[str, Any]:
+    """Wait until it is this seat's turn (or the game is over) at a ply beyond `after`."""
+    page.wait_for_function(
+        f"({MY_TURN_OR_OVER}) && window.parlourTable.msg.ply > {after}", timeout=timeout
+    )
+    return msg(page)
+
+
+def played(page: Any, ply: int) -> dict[str, Any]:
+    """Wait for the move to be taken: the game's ply moves on."""
+    page.wait_for_function(f"window.parlourTable.msg.ply > {ply}", timeout=15_000)
+    return msg(page)
+
+
+def no_sideways_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page scrolls sideways at 390 px: {width} px wide"
+
+
+def test_the_character_names_match_the_pack() -> None:
+    """Issue 7: "the four suits with their emblems" — and each card shows its character, whose
+    name has as many letters as the card's number: the module's copy of the names is the pack's."""
+    text = MODULE.read_text()
+    for suit in SUITS:
+        block = re.search(rf"\b{suit}: \[(.*?)\]", text, re.S)
+        assert block, suit
+        names = re.findall(r'"([^"]+)"', block.group(1))
+        assert names == [NAMES[Card(n, suit)] for n in NUMBERS], suit
+
+
+def tricks_turn(page: Any, m: dict[str, Any], rng: random.Random) -> str:
+    """Take one turn of Game No. 1 by clicking; returns the move made."""
+    legal = m["legal"]
+    view = m["view"]
+    if legal[0].startswith("prefer "):
+        # the four big suit buttons, one per suit, each with its emblem drawn in SVG
+        buttons = page.locator(".ww-prefer button.ww-suitbtn[data-move]")
+        assert buttons.count() == 4
+        assert page.locator(".ww-prefer button.ww-suitbtn svg .ww-emblem").count() == 4
+        suits = [c.split()[1] for c in view["hand"]]
+        best = max(SUITS, key=suits.count)
+        move = f"prefer {best}"
+        page.click(f'.ww-prefer button[data-move="{move}"]')
+        return move
+    hand = view["hand"]
+    plays = [x for x in legal if x.startswith("play ")]
+    # legal cards are lit and clickable, the others are not
+    assert page.locator(".ww-hand button.ww-cardbtn").count() == len(hand)
+    assert page.locator(".ww-hand button.ww-cardbtn.legal:enabled").count() == len(plays)
+    assert page.locator(".ww-hand button.ww-cardbtn:disabled").count() == len(hand) - len(plays)
+    move = rng.choice(plays)
+    page.click(f'.ww-hand button[data-move="{move}"]')
+    return move
+
+
+def test_play_into_a_whoswho_tricks_game_by_clicking(page: Any, server: Server) -> None:
+    """Issue 7: "Who's Who: naming the Preference suit; tricks; playing a card by clicking it"."""
+    open_table(page, server, "whoswho-tricks", players=4, bots="greedy")
+    page.wait_for_function(READY)
+    rng = random.Random(4)
+    ply = -1
+    named = 0
+    plays = 0
+    trick_pictures: set[str] = set()
+    scores_seen: list[list[int]] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (named < 1 or plays < 8):
+        m = wait_turn(page, ply)
+        if m.get("result"):
+            break
+        ply = m["ply"]
+        v = m["view"]
+        # the table is drawn: one place per player, each with tricks this deal and points
+        assert page.locator(".ww-table .ww-seat").count() == 4
+        for p in range(4):
+            plate = page.locator(f'.ww-table .ww-seat[data-player="{p}"] .ww-plate-score')
+            assert plate.get_attribute("data-won") == str(v["won"][p])
+            assert plate.get_attribute("data-score") == str(v["scores"][p])
+        # the current trick lies on the table, one card per player who has played to it
+        on_table = page.locator(".ww-table [data-trick-card]")
+        if v["trick"]:
+            assert on_table.count() == len(v["trick"])
+            assert sorted(on_table.evaluate_all("els => els.map(e => e.dataset.trickCard)")) == (
+                sorted(c for _, c in v["trick"])
+            )
+        trick_pictures.add(page.locator(".ww-table").get_attribute("aria-label") or "")
+        scores_seen.append(list(v["scores"]))
+        move = tricks_turn(page, m, rng)
+        after = played(page, ply)
+        if move.startswith("prefer "):
+            named += 1
+            assert after["view"]["preference"] == move.split()[1]
+            # the Preference suit is shown, with its emblem
+            badge = page.locator(".ww-info .ww-pref-badge[data-preference]")
+            assert badge.get_attribute("data-preference") == move.split()[1]
+            assert page.locator(".ww-table .ww-watermark .ww-emblem").count() == 1
+        else:
+            plays += 1
+            card = move.removeprefix("play ")
+            assert card not in after["view"]["hand"]
+            # it went to the table: into the current trick or a finished one of this deal
+            av = after["view"]
+            laid = [c for _, c in av["trick"]] + [c for t in av["tricks"] for _, c in t["cards"]]
+            assert card in laid or av["deals_done"] > v["deals_done"], (card, av)
+    assert named >= 1, "the test never reached naming the Preference suit"
+    assert plays >= 8, f"only {plays} cards were played by clicking"
+    final = msg(page)["view"]
+    assert final["scores"] != scores_seen[0] or sum(final["won"]) > 0, "no trick was won"
+    assert sum(final["scores"]) > sum(scores_seen[0]), "the points did not change"
+    assert len(trick_pictures) >= 5, "the trick area hardly changed"
+
+
+def ask_by_clicking(page: Any, move: str) -> None:
+    """A call made with the picker: the player, the number, then the suit (or colour) button."""
+    _, seat, _, number, _suit = move.split()
+    target = page.locator(f'.ww-picker button[data-target="{seat}"]')
+    if target.get_attribute("aria-pressed") != "true":
+        target.click()
+    num = page.locator(f'.ww-picker button[data-number="{number}"]')
+    if num.get_attribute("aria-pressed") != "true":
+        num.click()
+    page.click(f'.ww-picker button.ww-pick-suit[data-move="{move}"]')
+
+
+def choose_ask(m: dict[str, Any], rng: random.Random) -> str:
+    """A sensible call: for a card the table knows is there, else any legal call."""
+    asks = [x for x in m["legal"] if x.startswith("ask ")]
+    holders = m["view"]["holders"]
+    sure = []
+    for a in asks:
+        _, seat, _, number, suit = a.split()
+        if holders.get(f"{number} {suit}") == [int(seat) - 1]:
+            sure.append(a)
+    return rng.choice(sure or asks)
+
+
+def test_play_into_a_whoswho_books_game_with_the_picker_and_thank_you(
+    page: Any, server: Server
+) -> None:
+    """Issue 7: "Game No. 2: asking for a card (pick a player, then a card), the "Thank you"
+    button when a card was given, the books laid down per player, the public call history"."""
+    open_table(page, server, "whoswho-books", players=3, bots="greedy")
+    page.wait_for_function(READY)
+    rng = random.Random(2)
+    ply = -1
+    asks = given = thanks = 0
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not (thanks >= 2 or (asks >= 12 and thanks >= 1)):
+        m = wait_turn(page, ply)
+        if m.get("result"):
+            break
+        ply = m["ply"]
+        v = m["view"]
+        me = v["viewer"]
+        # every player's books and card count are shown
+        assert page.locator(".ww-players .ww-pl").count() == 3
+        for p in range(3):
+            row = page.locator(f'.ww-pl[data-player="{p}"] .ww-books-row')
+            assert row.get_attribute("data-books") == ",".join(map(str, v["books"][p]))
+        if "thank" in m["legal"]:
+            pend = v["pending"]
+            assert pend and pend["caller"] == me
+            button = page.locator('.ww-pending button.ww-thank[data-move="thank"]')
+            assert button.is_visible()
+            button.click()
+            after = played(page, ply)
+            assert after["view"]["log"][-1]["kind"] in ("thank", "book")
+            assert any(e["kind"] == "thank" and e["player"] == me for e in after["view"]["log"])
+            assert after["view"]["pending"] is None
+            thanks += 1
+            continue
+        move = choose_ask(m, rng)
+        ask_by_clicking(page, move)
+        after = played(page, ply)
+        asks += 1
+        call = [e for e in after["view"]["log"] if e["kind"] == "call"][-1]
+        _, seat, _, number, suit = move.split()
+        wanted = (me, int(seat) - 1, f"{number} {suit}")
+        assert (call["player"], call["target"], call["card"]) == wanted
+        # the public history shows the call
+        assert page.locator(".ww-history .ww-log li.ww-call").count() >= 1
+        if call["given"]:
+            given += 1
+            # the "Thank you" button appears at once: the caller still owes it
+            page.wait_for_selector('.ww-pending button.ww-thank[data-move="thank"]', timeout=5_000)
+    assert asks >= 1, "no call was made with the picker"
+    if given:
+        assert thanks >= 1, "a card was given but the Thank you button was never pressed"
+    assert given >= 1 and thanks >= 1, f"{asks} calls and no card came in 90 s"
+
+
+def test_whoswho_screenshots_desktop_and_phone(page: Any, server: Server) -> None:
+    """Issue 7: "fits a 390-px phone without sideways scroll"; screenshots of Who's Who mid-game
+    (Game No. 1 at desktop and phone size, Game No. 2 on a phone)."""
+    open_table(page, server, "whoswho-tricks", players=4, bots="greedy")
+    page.wait_for_function(READY)
+    rng = random.Random(1)
+    ply = -1
+    for _ in range(3):
+        m = wait_turn(page, ply)
+        ply = m["ply"]
+        tricks_turn(page, m, rng)
+        played(page, ply)
+    # a trick half-played, with this player to play into it
+    m = wait_turn(page, ply)
+    for _ in range(6):
+        if m["view"]["trick"] or m.get("result"):
+            break
+        ply = m["ply"]
+        tricks_turn(page, m, rng)
+        played(page, ply)
+        m = wait_turn(page, ply)
+    page.wait_for_timeout(200)
+    shoot(page, "whoswho-desktop")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    shoot(page, "whoswho-phone")
+    no_sideways_scroll(page)
+
+    open_table(page, server, "whoswho-books", players=3, bots="greedy")
+    page.wait_for_function(READY)
+    rng = random.Random(3)
+    ply = -1
+    for _ in range(4):
+        m = wait_turn(page, ply)
+        if m.get("result"):
+            break
+        ply = m["ply"]
+        if "thank" in m["legal"]:
+            page.click(".ww-pending button.ww-thank")
+        else:
+            ask_by_clicking(page, choose_ask(m, rng))
+        played(page, ply)
+    m = wait_turn(page, ply)
+    # leave the picker open on a number, as a player choosing a suit sees it
+    asks = [x for x in m["legal"] if x.startswith("ask ")]
+    if asks and "thank" not in m["legal"]:
+        _, seat, _, number, _ = asks[0].split()
+        page.click(f'.ww-picker button[data-target="{seat}"]')
+        page.click(f'.ww-picker button[data-number="{number}"]')
+        assert page.locator(".ww-picker button.ww-pick-suit").count() >= 1
+    page.wait_for_timeout(200)
+    shoot(page, "whoswho-books-phone")
+    no_sideways_scroll(page)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    shoot(page, "whoswho-books-desktop")
