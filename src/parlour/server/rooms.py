@@ -57,6 +57,17 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def _bot_names(bots: dict[int, str]) -> dict[int, str]:
+    """Display names for bot seats: "hint bot", or "random bot 1", "random bot 2" when several
+    seats have the same kind (a spec's parameters are left out of the name)."""
+    kinds = {seat: spec.split(":")[0] for seat, spec in bots.items()}
+    out: dict[int, str] = {}
+    for seat in sorted(kinds):
+        same = sorted(s for s, k in kinds.items() if k == kinds[seat])
+        out[seat] = f"{kinds[seat]} bot" + (f" {same.index(seat) + 1}" if len(same) > 1 else "")
+    return out
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -566,10 +577,8 @@ class Hub:
         if not 0 <= delay <= 10:
             raise TableError("bot_delay must be from 0 to 10 seconds")
         host_token = new_token()
-        seat_rows = [
-            SeatRow(i, f"{bots[i]} bot" if i in bots else None, bots.get(i), None)
-            for i in range(g.players)
-        ]
+        bot_names = _bot_names(bots)
+        seat_rows = [SeatRow(i, bot_names.get(i), bots.get(i), None) for i in range(g.players)]
         host_seat: int | None = None
         if host_name is not None:
             name = clean_name(host_name)
