@@ -81,9 +81,12 @@ def click_one_move(page: Any, used: Counter[str]) -> None:
     elif whot.count():
         click_card(whot.first)
         sym = page.locator(".whot-chooser .whot-sym").first
-        assert sym.get_attribute("data-move") in msg(page)["legal"]
+        move = sym.get_attribute("data-move")
+        assert move in msg(page)["legal"]
         sym.click()
         used["whot"] += 1
+        if ", " in move:
+            used["declared"] += 1
     elif page.locator("button.whot-end").count():
         page.click("button.whot-end")
         used["end"] += 1
@@ -240,8 +243,13 @@ def test_illegal_cards_are_not_clickable_and_the_whot_chooser_offers_the_legal_c
             # every legal card is marked and playable, every other one is not
             for g in page.locator(HAND).all():
                 mv = g.get_attribute("data-move")
+                label = g.get_attribute("aria-label") or ""
+                card_text = g.get_attribute("data-card") or ""
+                # the symbol is said in words, not left to colour alone
+                assert card_text.split()[-1] in label.lower(), (card_text, label)
                 if mv is not None:
                     assert mv in m["legal"]
+                    assert g.get_attribute("tabindex") == "0" and label.startswith("Play ")
             checked_illegal = True
         whot = page.locator(f'{HAND}[data-opens="call"]')
         if not checked_whot and whot.count():
@@ -266,9 +274,12 @@ def test_illegal_cards_are_not_clickable_and_the_whot_chooser_offers_the_legal_c
             page.wait_for_function(f"window.parlourTable.msg.ply > {ply}")
             called = offered[-1]
             page.wait_for_function(SETTLED)
+            log = page.locator("#log li").all_inner_texts()
+            assert f"Ada plays WHOT and calls for {called}" in log, log
             view = msg(page)["view"]
-            if view["call_card"] == "whot":  # the bot may have played on already
-                assert view["call"] == called
+            if view["call_card"] == "whot":  # unless the bot has played on: the called symbol
+                shown = page.get_attribute(".whot-call", "data-call")
+                assert shown == view["call"]
             checked_whot = True
             continue
         click_one_move(page, used)

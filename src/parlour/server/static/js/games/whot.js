@@ -195,6 +195,18 @@ export function mount(el, ctx) {
   }
 
   function draw(msg) {
+    // keyboard players keep their place: the focused card or button is focused again after a redraw
+    const a = document.activeElement;
+    const keep = a && a !== el && el.contains(a)
+      ? ["card", "move", "symbol", "say", "power"].map((k) => [k, a.dataset?.[k]]).find(([, x]) => x !== undefined) : null;
+    drawAll(msg);
+    if (keep) {
+      const again = [...el.querySelectorAll(`[data-${keep[0]}]`)].find((e) => e.dataset[keep[0]] === keep[1]);
+      if (again && (again.hasAttribute("tabindex") || again instanceof HTMLButtonElement)) again.focus();
+    }
+  }
+
+  function drawAll(msg) {
     const v = msg.view;
     const legal = msg.legal || [];
     const powers = powersOf();
@@ -392,8 +404,13 @@ export function mount(el, ctx) {
     const mine = legal.length > 0;
     const plain = new Set(legal.map((m) => splitSay(m)[0]));
     const whotLegal = [...plain].some((b) => whotCall(b));
-    parts.handHead.textContent = `Your hand: ${hand.length} card${hand.length === 1 ? "" : "s"}` +
-      (mine ? (legal.length > 1 || !legal.includes("draw") ? " — the raised cards can be played" : " — no card follows: go to market") : "");
+    const playable = hand.filter((t) => (t === "whot" ? whotLegal : plain.has(`play ${t}`))).length;
+    let advice = "";
+    if (mine && playable) advice = " — the raised cards can be played";
+    else if (mine && legal.includes("end")) advice = " — no card can follow: end the turn";
+    else if (mine && legal.includes("pass")) advice = " — pass to accept the skip";
+    else if (mine && legal.includes("draw")) advice = v.pending_pick ? ` — go to market and pick ${v.pending_pick}` : " — no card follows: go to market";
+    parts.handHead.textContent = `Your hand: ${hand.length} card${hand.length === 1 ? "" : "s"}${advice}`;
 
     const W = Math.max(260, parts.hand.clientWidth || 600);
     lastWidth = parts.hand.clientWidth;
