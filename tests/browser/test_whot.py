@@ -294,8 +294,12 @@ def test_screenshots_at_desktop_and_phone_size(browser: Any, server: Server) -> 
         open_table(page, server, "whot", preset="nigerian", players=3)
         page.wait_for_function(SETTLED)
         used: Counter[str] = Counter()
-        click_one_move(page, used)  # a little way into the game
-        if msg(page).get("result"):  # pragma: no cover - a game of one move each is unlikely
+        click_one_move(page, used)  # a little way into the game, to a turn with a card to play
+        for _ in range(12):
+            if msg(page).get("result") or page.locator(f"{HAND}.legal").count():
+                break
+            click_one_move(page, used)
+        if msg(page).get("result"):  # pragma: no cover - a game this short is unlikely
             page.context.close()
             continue
         page.wait_for_selector("#turn.mine")

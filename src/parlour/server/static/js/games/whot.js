@@ -156,7 +156,7 @@ export function mount(el, ctx) {
   fill(el, parts.opps, parts.middle, parts.info, parts.actions, parts.chooser, parts.handHead, parts.hand);
 
   // UI choices of this turn only (no game state): the WHOT chooser, the WHOT power, the declaration.
-  let ui = {ply: -1, chooser: false, power: "", say: ""};
+  let ui = {ply: -1, chooser: false, power: "", say: "", hint: ""};
   let last = null;
   let lastWidth = 0;
   let news = [];
@@ -187,7 +187,7 @@ export function mount(el, ctx) {
   }
 
   function update(msg) {
-    if (msg.ply !== ui.ply || msg.game_number !== last?.game_number) ui = {ply: msg.ply, chooser: false, power: "", say: ""};
+    if (msg.ply !== ui.ply || msg.game_number !== last?.game_number) ui = {ply: msg.ply, chooser: false, power: "", say: "", hint: ""};
     if (msg.log && msg.log.length) news = msg.log.slice(-3);
     if (msg.events_from === 0 && last && msg.game_number !== last.game_number) news = (msg.log || []).slice(-3);
     last = msg;
@@ -200,6 +200,7 @@ export function mount(el, ctx) {
     const keep = a && a !== el && el.contains(a)
       ? ["card", "move", "symbol", "say", "power"].map((k) => [k, a.dataset?.[k]]).find(([, x]) => x !== undefined) : null;
     drawAll(msg);
+    if (ui.hint) markHint(ui.hint);
     if (keep) {
       const again = [...el.querySelectorAll(`[data-${keep[0]}]`)].find((e) => e.dataset[keep[0]] === keep[1]);
       if (again && (again.hasAttribute("tabindex") || again instanceof HTMLButtonElement)) again.focus();
@@ -480,6 +481,11 @@ export function mount(el, ctx) {
   }
 
   function hint(move) {
+    ui.hint = move || "";
+    markHint(ui.hint);
+  }
+
+  function markHint(move) {
     for (const e of el.querySelectorAll(".hinted")) e.classList.remove("hinted");
     const [base, say] = splitSay(move || "");
     let target = null;
