@@ -199,7 +199,8 @@ def test_a_split_7_an_11_change_and_a_sorry_made_by_clicks(page: Any, server: Se
         ply = m["ply"]
         move, kind = choose_target(m["legal"], done)
         if kind == "sorry":  # SORRY! is one click on the victim: START is already chosen
-            page.click('.sorry-hand [data-card="S"]')
+            if not pressed(page, '.sorry-hand [data-card="S"]'):  # (chosen already if alone)
+                page.click('.sorry-hand [data-card="S"]')
             assert pressed(page, '#board [data-pawn="rstart"]')
             victim = move.split(">")[1]
             marker = page.locator(f'#board .marks [data-move="{move}"]')
@@ -268,7 +269,8 @@ def test_the_point_score_game_card_from_the_hand_then_its_move(page: Any, server
             played(page, ply)
             continue
         card = board_moves[-1].split()[0]
-        page.click(f'.sorry-hand [data-card="{card}"]')
+        if not pressed(page, f'.sorry-hand [data-card="{card}"]'):  # (chosen already if alone)
+            page.click(f'.sorry-hand [data-card="{card}"]')
         assert pressed(page, f'.sorry-hand [data-card="{card}"]')
         # the chosen card is shown on the board and its pawns are offered
         assert page.locator(f'#board [data-card-face="{card}"]').count() == 1
