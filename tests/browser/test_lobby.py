@@ -63,3 +63,21 @@ def test_a_friend_joins_by_link_and_a_reload_keeps_each_seat(browser: Any, serve
     shoot(friend, "lobby-join-phone")
     host.context.close()
     friend.context.close()
+
+
+def test_options_of_several_choices_are_checkboxes(page: Any, server: Server) -> None:
+    # Whot! declarations: "Last card", "Semi-last card", "Check up" may be on together.
+    page.goto(server.url + "/")
+    page.select_option("#game", "whot")
+    page.select_option("#preset", "nigerian")
+    page.click("details.opts summary")
+    boxes = page.locator("#opt-declarations input[type=checkbox]")
+    assert boxes.count() >= 3
+    for i in range(2):
+        boxes.nth(i).check()
+    chosen = [boxes.nth(i).get_attribute("value") for i in range(2)]
+    page.fill("#name", "Ada")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    code = page.url.rsplit("/", 1)[1]
+    assert server.api(f"/api/tables/{code}")["rules"]["declarations"] == chosen

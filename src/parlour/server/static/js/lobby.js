@@ -57,7 +57,12 @@ export async function lobby(root) {
       let input;
       const id = "opt-" + o.name;
       if (o.type === "bool") input = h("input", {type: "checkbox", id, checked: !!v});
-      else if (o.choices.length) input = h("select", {id}, o.choices.map((c) => h("option", {value: c, selected: String(v) === c}, c)));
+      else if (o.type.startsWith("list") && o.choices.length) {
+        // several of a fixed set (Whot! declarations, WHOT's powers): one checkbox each
+        input = h("fieldset", {id, class: "multi", "data-multi": "1"},
+          h("legend", {class: "sr-only"}, o.name.replaceAll("_", " ")),
+          o.choices.map((c) => h("label", {}, h("input", {type: "checkbox", value: c, checked: (v || []).includes(c)}), " ", c)));
+      } else if (o.choices.length) input = h("select", {id}, o.choices.map((c) => h("option", {value: c, selected: String(v) === c}, c)));
       else if (o.type === "int") input = h("input", {type: "number", id, value: v, step: 1, inputmode: "numeric"});
       else if (o.type === "map") input = h("input", {type: "text", id, value: Object.entries(v || {}).map(([k, x]) => `${k}:${x}`).join(", ")});
       else if (o.type.startsWith("list")) input = h("input", {type: "text", id, value: (v || []).join(", ")});
@@ -160,6 +165,7 @@ export async function lobby(root) {
 
 function readInput(input, option) {
   if (option.type === "bool") return input.checked;
+  if (input.dataset.multi) return [...input.querySelectorAll("input:checked")].map((x) => x.value);
   if (option.type === "int" && !option.choices.length) return Number(input.value);
   if (option.type === "map") {
     const out = {};

@@ -179,7 +179,7 @@ class TablePage {
         break;
       case "hint":
         if (this.msg && m.ply === this.msg.ply) {
-          this.el.hintText.textContent = `Hint: ${m.move} — ${m.why}`;
+          this.el.hintText.textContent = `Hint: ${m.move} — ${this.named(m.why)}`;
           this.renderer?.hint?.(m.move);
         }
         break;
@@ -201,6 +201,14 @@ class TablePage {
       default:
         break;
     }
+  }
+
+  /** Engine and bot texts say "P2" or "seat 2" for game player 2: put names in. */
+  named(text) {
+    return String(text).replace(/\b(?:P|[Ss]eat )(\d)\b/g, (m, d) => {
+      const p = Number(d) - 1;
+      return this.msg && p < this.msg.seats.length ? this.playerName(p) : m;
+    });
   }
 
   playerNameOfSeat(seat) {
@@ -250,9 +258,15 @@ class TablePage {
     const t = this.info;
     const free = t.seats.filter((s) => !s.filled);
     if (this.seat !== null || !free.length || t.status === "closed") { this.el.join.hidden = true; return; }
+    if (this.joinCount) { // already drawn: keep what is being typed, just update the count
+      this.joinCount.textContent = `${free.length} free seat${free.length === 1 ? "" : "s"} — join the game:`;
+      this.el.join.hidden = false;
+      return;
+    }
+    this.joinCount = h("p", {}, `${free.length} free seat${free.length === 1 ? "" : "s"} — join the game:`);
     const nameIn = h("input", {id: "join-name", maxlength: 32, value: localStorage.getItem("parlour:name") || "",
       placeholder: "your name", "aria-label": "Your name", autocomplete: "nickname"});
-    const form = h("form", {}, h("p", {}, `${free.length} free seat${free.length === 1 ? "" : "s"} — join the game:`),
+    const form = h("form", {}, this.joinCount,
       h("div", {class: "row"}, nameIn, h("button", {type: "submit", class: "primary", id: "join-btn"}, "Take a seat")));
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -372,7 +386,7 @@ class TablePage {
     const sb = m.scoreboard;
     fill(e.result,
       h("h2", {}, meWon ? "You won!" : winners.length ? `${winners.join(" & ")} won.` : "Game over."),
-      r.reason ? h("p", {}, r.reason) : null,
+      r.reason ? h("p", {}, this.named(r.reason)) : null,
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, r.lower_is_better ? "Points (lower is better)" : "Points"), h("th", {}, "Place"))),
         h("tbody", {}, rows)),
       sb?.over ? h("p", {class: "match-over"}, "The match is over: " +
