@@ -134,6 +134,12 @@ def test_play_into_a_sorry_game_by_clicking_pawns_and_destinations(
         # pawns that can move are marked, each with its destinations once clicked
         if legal != ["pass"]:
             assert page.locator("#board [data-pawn]").count() >= 1
+        if turns == 0:  # the hint bot's move is shown on the board
+            page.click("#hint")
+            page.wait_for_function(
+                "document.querySelector('#hint-text').textContent.startsWith('Hint:')"
+            )
+            assert page.locator("#board .hinted").count() >= 1
         moves = [x for x in legal if x != "pass"] or legal
         entering = [x for x in moves if " enter " in x]
         move = rng.choice(entering or moves)
@@ -276,6 +282,11 @@ def test_the_point_score_game_card_from_the_hand_then_its_move(page: Any, server
         assert page.locator(f'#board [data-card-face="{card}"]').count() == 1
         assert page.locator("#board [data-pawn]").count() >= 1
         move = next(x for x in board_moves if x.split()[0] == card)
+        if turns == 0:  # a picture of the hand on a phone, a card chosen
+            page.set_viewport_size(PHONE)
+            page.wait_for_timeout(150)
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            shoot(page, "sorry-points-phone")
         play_by_clicks(page, move)
         after = played(page, ply)
         turns += 1
@@ -298,18 +309,19 @@ def test_sorry_screenshots_at_desktop_and_phone_size(page: Any, server: Server) 
     open_table(page, server, "sorry", players=4)
     rng = random.Random(3)
     ply = -1
-    for _ in range(6):
+    for turn in range(40):
         m = wait_turn(page, ply)
         ply = m["ply"]
         legal = m["legal"]
+        # for the pictures: a pawn on the track with somewhere to go, after a few turns
+        on_track = page.locator("#board [data-pawn]:not([data-pawn$='start'])")
+        if turn >= 4 and on_track.count():
+            if not pressed(page, "#board [data-pawn]:not([data-pawn$='start'])"):
+                on_track.first.click()
+            break
         entering = [x for x in legal if " enter " in x]
         play_by_clicks(page, rng.choice(entering or legal))
         played(page, ply)
-    m = wait_turn(page, ply)
-    # show a pawn's destinations in the pictures
-    pawns = page.locator("#board [data-pawn]")
-    if pawns.count() and not pressed(page, "#board [data-pawn]"):
-        pawns.first.click()
     shoot(page, "sorry-desktop")
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(200)

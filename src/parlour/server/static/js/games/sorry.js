@@ -429,6 +429,7 @@ export function mount(el, ctx) {
         const label = `then move ${sq} forward ${info.n} to ${squareWords(info.dest || "?")}`;
         clickable(g, label, () => choose(info.moves, `Split the 7 — which pawn moves first?`));
         if (info.moves.length === 1) g.dataset.move = info.moves[0].text;
+        if (info.moves.some((m) => hintedTexts.has(m.text))) g.classList.add("hinted");
         pawnsG.append(g);
         continue;
       }
@@ -497,7 +498,8 @@ export function mount(el, ctx) {
       for (const [sq, info] of seconds2) {
         if (!info.dest) continue;
         const data = info.moves.length === 1 ? {"data-move": info.moves[0].text} : {"data-dest": info.dest};
-        const mk = marker(info.dest, "to", `then ${sq} forward ${info.n} to ${squareWords(info.dest)}`,
+        const hot = info.moves.some((m) => hintedTexts.has(m.text)) ? " hinted" : "";
+        const mk = marker(info.dest, "to" + hot, `then ${sq} forward ${info.n} to ${squareWords(info.dest)}`,
           () => choose(info.moves, "Split the 7 — which pawn moves first?"), data);
         marks.append(mk);
       }
@@ -563,7 +565,7 @@ export function mount(el, ctx) {
       if (card === "S") text += " Click the opponent's pawn to send back to START.";
     }
     else text = `Your ${cardWord(v.point_score ? sel.card : v.card)}: click a pawn to move it.`;
-    if (legalNow && v.card && !v.point_score) text += ` ${CARD_TEXT[v.card] || ""}`;
+    if (legalNow && v.card && !v.point_score && !parsed.every((m) => m.kind === "pass")) text += ` ${CARD_TEXT[v.card] || ""}`;
     prompt.textContent = text;
 
     // buttons: chooser, pass / discard, cancel
