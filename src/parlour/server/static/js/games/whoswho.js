@@ -205,7 +205,7 @@ export function mount(el, ctx) {
         : h("span", {class: "ww-pref-badge none"}, v.is_over ? "Game over" : `Preference suit: ${name(v.namer)} names it`));
     const teams = v.teams && v.team_scores ? h("div", {class: "ww-teams"},
       v.teams.map((team, t) => h("span", {class: "ww-team", "data-team": t},
-        team.map((p) => name(p)).join(" & "), ": ", h("b", {}, String(v.team_scores[t])), " pts"))) : null;
+        h("b", {}, `[${TEAM_LETTERS[t]}] `), team.map((p) => name(p)).join(" & "), ": ", h("b", {}, String(v.team_scores[t])), " pts"))) : null;
 
     const parts = [info, teams];
     if (prefer.length) parts.push(preferPanel(v, prefer));
@@ -252,10 +252,11 @@ export function mount(el, ctx) {
   function tableSvg(v) {
     const n = v.players;
     const mine = v.viewer ?? 0;
-    const W = 400, H = 360, cx = W / 2, cy = 170;
+    const big = n > 4;
+    const W = 400, H = big ? 420 : 360, cx = W / 2, cy = big ? 195 : 170;
     const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "ww-table", role: "img",
       "aria-label": trickWords(v)});
-    svg.append(s("ellipse", {cx, cy, rx: 196, ry: 160, class: "ww-felt"}));
+    svg.append(s("ellipse", {cx, cy, rx: 196, ry: H / 2 - 12, class: "ww-felt"}));
     if (v.preference) {
       svg.append(s("g", {class: "ww-watermark", opacity: 0.3}, emblem(v.preference, cx, cy - 8, 28),
         s("title", {}, `Preference suit: ${v.preference}`)));
@@ -268,13 +269,13 @@ export function mount(el, ctx) {
     }
     const played = new Map(cards.map(([p, c]) => [p, c]));
     const leader = cards.length ? cards[0][0] : v.leader;
-    const rx = 135, ry = 100;
+    const rx = big ? 150 : 135, ry = big ? 125 : 100;
     for (let p = 0; p < n; p++) {
       const a = Math.PI / 2 + ((p - mine + n) % n) * 2 * Math.PI / n;
       const x = cx + rx * Math.cos(a), y = cy + ry * Math.sin(a);
       const g = s("g", {class: "ww-seat" + (v.to_play === p && !v.is_over ? " to-play" : "") +
         (done && done.winner === p ? " winner" : ""), "data-player": p});
-      const cw = 62, ch = 93;
+      const cw = big ? 50 : 62, ch = cw * 1.5;
       const card = played.get(p);
       if (card) {
         g.append(cardFace(card, {x: x - cw / 2, y: y - ch / 2 - 8, width: cw, height: ch,
@@ -282,7 +283,8 @@ export function mount(el, ctx) {
       } else {
         g.append(s("rect", {x: x - cw / 2, y: y - ch / 2 - 8, width: cw, height: ch, rx: 5, class: "ww-slot"}));
       }
-      const label = `${shortName(name(p))}`;
+      const team = teamOf(v, p);
+      const label = (team ? `[${team}] ` : "") + shortName(name(p));
       g.append(s("rect", {x: x - 52, y: y + ch / 2 - 6, width: 104, height: 30, rx: 6, class: "ww-plate"}),
         s("text", {x, y: y + ch / 2 + 6, class: "ww-plate-name"}, (v.to_play === p && !v.is_over ? "▶ " : "") +
           (p === leader && cards.length ? "◆ " : "") + label),
@@ -466,6 +468,14 @@ export function mount(el, ctx) {
   }
 
   return {update, hint};
+}
+
+const TEAM_LETTERS = "ABCDEFG";
+/** The partnership letter of player p ("A", "B", …), or "" when everyone plays alone. */
+function teamOf(v, p) {
+  if (!v.teams || !v.team_scores) return "";
+  const t = v.teams.findIndex((team) => team.includes(p));
+  return t >= 0 ? TEAM_LETTERS[t] : "";
 }
 
 function shortName(n) {
