@@ -48,8 +48,12 @@ def open_table_with(
     page.click("details.opts summary")
     for name, value in options.items():
         field = page.locator(f"#opt-{name}")
-        if field.evaluate("e => e.tagName") == "SELECT":
+        tag = field.evaluate("e => e.tagName")
+        if tag == "SELECT":
             field.select_option(value)
+        elif tag == "FIELDSET":  # several of a fixed set: one checkbox each
+            for box in field.locator("input[type=checkbox]").all():
+                box.set_checked(box.get_attribute("value") in value.split(", "))
         else:
             field.fill(value)
     page.fill("#name", "Ada")
