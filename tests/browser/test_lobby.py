@@ -81,3 +81,40 @@ def test_options_of_several_choices_are_checkboxes(page: Any, server: Server) ->
     page.wait_for_url("**/t/*")
     code = page.url.rsplit("/", 1)[1]
     assert server.api(f"/api/tables/{code}")["rules"]["declarations"] == chosen
+
+
+def test_finished_games_are_listed_in_the_lobby_with_their_records(
+    page: Any, server: Server
+) -> None:
+    # issue 7: "a list of open tables and of one's finished games"
+    page.goto(server.url + "/")
+    page.select_option("#game", "whot")
+    page.select_option("#players", "2")
+    page.select_option("select[data-seat='1']", "random")
+    page.select_option("#match", "single")
+    page.click("details.opts summary")
+    page.fill("#opt-deal", "2")  # a short game
+    page.fill("#name", "Ada")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    code = page.url.rsplit("/", 1)[1]
+    page.goto(server.url + "/")
+    assert code in page.locator("#open-tables").inner_text()  # open while it is played
+    page.goto(f"{server.url}/t/{code}")
+    page.wait_for_function("window.parlourTable && window.parlourTable.msg !== null")
+    for _ in range(400):
+        if page.locator("#result").is_visible():
+            break
+        if page.evaluate("window.parlourTable.msg.legal.length && !window.parlourTable.pending"):
+            ply = page.evaluate("window.parlourTable.msg.ply")
+            page.evaluate("window.parlourTable.send(window.parlourTable.msg.legal[0])")
+            page.wait_for_function(f"window.parlourTable.msg.ply > {ply}")
+        else:
+            page.wait_for_timeout(50)
+    assert page.locator("#result").is_visible()
+    page.goto(server.url + "/")
+    mine = page.locator("#my-games")
+    mine.locator(f"a[href='/t/{code}']").wait_for()
+    record = mine.locator("a", has_text="record").first.get_attribute("href")
+    rec = server.api(record)
+    assert rec["game"] == "whot" and rec["moves"]
