@@ -54,3 +54,11 @@ def test_the_games_list_gives_every_presets_values(sqlite_url: str) -> None:
         assert whot["preset_rules"]["nigerian"]["deal"] == 5
         assert {o["name"] for o in whot["options"]} == set(whot["preset_rules"]["nigerian"])
         assert all(o["type"] for o in whot["options"])
+
+
+def test_the_client_files_are_served_compressed(sqlite_url: str) -> None:
+    # issue 7: "keep it small, fast"
+    with client(sqlite_url) as c:
+        r = c.get("/static/js/table.js", headers={"accept-encoding": "gzip"})
+        assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
+        assert int(r.headers["content-length"]) < len(r.content) / 2
