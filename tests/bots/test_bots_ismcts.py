@@ -155,3 +155,26 @@ def test_hint_bots_play_whole_games() -> None:
             move, why = bots[p].explain(view, legal)
             assert move in legal and why
             s.apply(move)
+
+
+def test_whoswho_playouts_stop_at_the_end_of_the_deal() -> None:
+    """The Game No. 1 horizon counts the moves left in the deal, so a playout of that many moves
+    ends exactly where the deal does (later deals are dealt afresh)."""
+    from parlour.bots.ismcts import get_playout
+
+    game = parlour.make("whoswho-tricks", players=4)
+    help_ = get_playout("whoswho-tricks")
+    assert help_.horizon is not None and help_.evaluate is not None
+    rng = random.Random(3)
+    s = game.new_game(seed=3)
+    for skip in (0, 1, 6):
+        for _ in range(skip):
+            s.apply(rng.choice(s.legal_moves()))
+        before = s.deal_no
+        trial = s.copy()
+        for _ in range(help_.horizon(trial)):
+            assert trial.deal_no == before
+            trial.apply(rng.choice(trial.legal_moves()))
+        assert trial.deal_no == before + 1
+        chances = help_.evaluate(trial)
+        assert len(chances) == 4 and abs(sum(chances) - 1) < 1e-9

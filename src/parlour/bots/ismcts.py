@@ -14,8 +14,9 @@ a hundred is plenty for the cards a player cannot see in these games.
 
 Playouts are the other cost. A game may register, in its own folder, a cheap playout *policy* on
 full states and an *evaluation* that scores an unfinished state; with them a playout stops after
-`depth` moves and the evaluation stands in for the rest of the game. Without them the playout is
-uniformly random to the end (capped at `max_playout` moves, then a draw).
+`depth` moves (or after `horizon(state)` moves, where the game knows a natural stopping point such
+as the end of a deal) and the evaluation stands in for the rest of the game. Without them the
+playout is uniformly random to the end (capped at `max_playout` moves, then a draw).
 
 Budget: `iterations=N` (default 1000) or `seconds=S` (whichever is given; `seconds` wins).
 Other parameters: `c` (exploration, default 0.7), `depth`, `pool` (determinizations per move).
@@ -46,17 +47,21 @@ __all__ = [
 
 Policy = Callable[[State, random.Random], Move]
 Evaluate = Callable[[State], Sequence[float]]
+Horizon = Callable[[State], int]
 
 
 @dataclass(frozen=True)
 class Playout:
     """A game's help for playouts: a fast policy on full states and an evaluation of unfinished
-    ones (a win chance per seat, summing to about 1), used after `depth` playout moves."""
+    ones (a win chance per seat, summing to about 1), used after `depth` playout moves — or,
+    when the game gives a `horizon`, after `horizon(state)` moves from where the playout starts
+    (an explicit `depth=` parameter of the bot still wins)."""
 
     policy: Policy | None = None
     evaluate: Evaluate | None = None
     depth: int = 1_000_000
     pool: int = 100  # determinizations per decision (fewer where sampling is slow)
+    horizon: Horizon | None = None
 
 
 _PLAYOUTS: dict[str, Playout] = {}
@@ -68,9 +73,12 @@ def register_playout(
     evaluate: Evaluate | None = None,
     depth: int | None = None,
     pool: int = 100,
+    horizon: Horizon | None = None,
 ) -> None:
     """Register a game's playout help (called from the game's own folder)."""
-    _PLAYOUTS[game] = Playout(policy, evaluate, depth if depth is not None else 1_000_000, pool)
+    _PLAYOUTS[game] = Playout(
+        policy, evaluate, depth if depth is not None else 1_000_000, pool, horizon
+    )
 
 
 def get_playout(game: str) -> Playout:
@@ -132,6 +140,7 @@ class ISMCTSBot(Bot):
             raise RulesError("ismcts needs iterations >= 1, pool >= 1 and seconds > 0")
         self.policy = help_.policy
         self.evaluate = help_.evaluate
+        self.horizon = None if "depth" in params else help_.horizon
         self.last: SearchStats | None = None
 
     # --- the search -----------------------------------------------------------------------------
@@ -153,6 +162,7 @@ class ISMCTSBot(Bot):
         depth = self.depth
         policy = self.policy
         evaluate = self.evaluate
+        horizon = self.horizon
         max_playout = self.max_playout
         n = game.players
         log = math.log
@@ -196,7 +206,12 @@ class ISMCTSBot(Bot):
                 node = best
             # Playout.
             steps = 0
-            limit = depth if evaluate is not None else max_playout
+            if evaluate is None:
+                limit = max_playout
+            elif horizon is not None:
+                limit = horizon(d)
+            else:
+                limit = depth
             while not d.is_over and steps < limit:
                 if policy is not None:
                     d.apply(policy(d, rng))

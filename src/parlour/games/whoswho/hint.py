@@ -191,13 +191,34 @@ def _tricks_policy(state: State, rng: random.Random) -> Move:
     return min(pool, key=lambda m: (m.card.suit == pref, m.card.number))
 
 
-def _tricks_evaluate(state: State) -> list[float]:
+def _tricks_horizon(state: State) -> int:
+    """Moves left in this deal: a playout stops where the deal ends, since later deals are dealt
+    afresh and no move now changes them (only the score carried into them)."""
     assert isinstance(state, TricksState)
-    w = [math.exp(0.5 * s) for s in state.scores]
+    return sum(len(h) for h in state.hands) + (state.phase == "prefer")
+
+
+def _tricks_evaluate(state: State) -> list[float]:
+    """A win chance per seat from the points so far and the deals left: a softmax over the scores
+    whose sharpness grows as the deals run out, 1.1 / sqrt(deals left). The constant was fitted
+    (maximum likelihood) to 1,500 four-player games of the hint bots, scored at every deal's end."""
+    assert isinstance(state, TricksState)
+    g = state.game
+    left = max(1, g.total_deals - state.deal_no)
+    beta = 1.1 / math.sqrt(left)
+    if g.partnerships:
+        teams = state.team_scores()
+        points = [teams[g.team_of(p)] for p in range(g.players)]
+    else:
+        points = state.scores
+    top = max(points)
+    w = [math.exp(beta * (s - top)) for s in points]
     total = sum(w)
     return [x / total for x in w]
 
 
 register_bot("hint", TricksHintBot, game="whoswho-tricks")
 register_bot("hint", BooksHintBot, game="whoswho-books")
-register_playout("whoswho-tricks", _tricks_policy, _tricks_evaluate, depth=16, pool=25)
+register_playout(
+    "whoswho-tricks", _tricks_policy, _tricks_evaluate, pool=25, horizon=_tricks_horizon
+)
