@@ -19,7 +19,8 @@ as the end of a deal) and the evaluation stands in for the rest of the game. Wit
 playout is uniformly random to the end (capped at `max_playout` moves, then a draw).
 
 Budget: `iterations=N` (default 1000) or `seconds=S` (whichever is given; `seconds` wins).
-Other parameters: `c` (exploration, default 0.7), `depth`, `pool` (determinizations per move).
+Other parameters: `c` (exploration; default 0.7 unless the game registers its own), `depth`,
+`pool` (determinizations per move).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class Playout:
     depth: int = 1_000_000
     pool: int = 100  # determinizations per decision (fewer where sampling is slow)
     horizon: Horizon | None = None
+    c: float = 0.7  # the game's default exploration constant (its rewards' scale differs)
 
 
 _PLAYOUTS: dict[str, Playout] = {}
@@ -74,10 +76,11 @@ def register_playout(
     depth: int | None = None,
     pool: int = 100,
     horizon: Horizon | None = None,
+    c: float = 0.7,
 ) -> None:
     """Register a game's playout help (called from the game's own folder)."""
     _PLAYOUTS[game] = Playout(
-        policy, evaluate, depth if depth is not None else 1_000_000, pool, horizon
+        policy, evaluate, depth if depth is not None else 1_000_000, pool, horizon, c
     )
 
 
@@ -129,8 +132,8 @@ class ISMCTSBot(Bot):
         try:
             self.iterations = int(params.get("iterations", 1000))
             self.seconds = float(params["seconds"]) if "seconds" in params else None
-            self.c = float(params.get("c", 0.7))
             help_ = get_playout(game.name)
+            self.c = float(params.get("c", help_.c))
             self.pool = int(params.get("pool", help_.pool))
             self.max_playout = int(params.get("max_playout", 2000))
             self.depth = int(params.get("depth", help_.depth))

@@ -147,19 +147,25 @@ def _playout_policy(state: State, rng: random.Random) -> Move:
 
 
 def evaluate(state: State) -> list[float]:
-    """A win chance per seat: a softmax over each seat's progress (teams share theirs)."""
+    """A win chance per seat: a softmax over each side's progress less what it stands to lose to
+    a bump next turn (the hint bot's danger), teams sharing theirs. The temperature, 12 progress
+    points, is sharp enough that a bump or a slide moves the estimate well above the noise."""
     assert isinstance(state, SorryState)
     t = state.t
-    seats = t.players
-    prog = [0.0] * seats
+    prog = [-1e9] * t.players
     for ci in range(t.n):
-        prog[t.seat[ci]] = max(prog[t.seat[ci]], sum(_side(state, cj) for cj in t.ctrl[ci]))
-    w = [math.exp(x / 25.0) for x in prog]
+        v = sum(_side(state, cj) for cj in t.ctrl[ci]) - _danger(state, ci)
+        seat = t.seat[ci]
+        if v > prog[seat]:
+            prog[seat] = v
+    top = max(prog)
+    w = [math.exp((x - top) / 12.0) for x in prog]
     total = sum(w)
     return [x / total for x in w]
 
 
 register_bot("hint", SorryHintBot, game="sorry")
-# A random playout of a dozen moves, then the evaluation: cheaper than `_playout_policy`, which
-# tries every move and costs the search more iterations than it gains.
-register_playout("sorry", None, evaluate, depth=12)
+# No playout moves: the evaluation scores the position the tree reaches. Random playouts of a dozen
+# moves (the first version, with a softmax over progress alone at 25 points) only added noise: 21%
+# against three hint bots over 80 games, against 26-27% over 100 games each for this one.
+register_playout("sorry", None, evaluate, depth=0, c=0.4)
