@@ -6,7 +6,7 @@ game, above 55% in 2-player Whot!, at no more than 0.3 s a move on one core. Als
 seconds per move — CPU seconds (time.process_time) on one core, so other load on the machine does
 not inflate them — and the copy()/apply() speeds the search rests on.
 
-    .venv/bin/python benchmarks/strength.py     # defaults: about 25 min on 2 idle cores (--jobs 2)
+    .venv/bin/python benchmarks/strength.py     # defaults: about 30 min on 2 idle cores (--jobs 2)
     .venv/bin/python benchmarks/strength.py --only sorry --ismcts-games-4p 400
 """
 
@@ -124,7 +124,7 @@ def main() -> None:
     ap.add_argument("--hint-games", type=int, default=400, help="games of hint vs random")
     ap.add_argument("--ismcts-games", type=int, default=150, help="games of ismcts vs hint (Whot!)")
     ap.add_argument(
-        "--ismcts-games-4p", type=int, default=240, help="games of ismcts vs hint (4-player games)"
+        "--ismcts-games-4p", type=int, default=300, help="games of ismcts vs hint (4-player games)"
     )
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--decisions", type=int, default=40, help="ISMCTS decisions timed per game")
