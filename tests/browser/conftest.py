@@ -184,5 +184,24 @@ def shoot(page: Any, name: str) -> Path:
     return path
 
 
+MY_TURN_OR_OVER = (
+    "window.parlourTable && window.parlourTable.msg && "
+    "(window.parlourTable.msg.legal.length > 0 || !!window.parlourTable.msg.result)"
+)
+
+
+def msg(page: Any) -> dict[str, Any]:
+    m: dict[str, Any] = page.evaluate("window.parlourTable.msg")
+    return m
+
+
+def wait_turn(page: Any, after: int = -1, timeout: float = 30_000) -> dict[str, Any]:
+    """Wait until it is this seat's turn (or the game is over) at a ply beyond `after`."""
+    page.wait_for_function(
+        f"({MY_TURN_OR_OVER}) && window.parlourTable.msg.ply > {after}", timeout=timeout
+    )
+    return msg(page)
+
+
 def wait_my_turn(page: Any, timeout: float = 20_000) -> None:
     page.wait_for_selector("#turn.mine", timeout=timeout)

@@ -13,27 +13,10 @@ import random
 import re
 from typing import Any
 
-from .conftest import PHONE, Server, open_table, shoot
+from .conftest import PHONE, Server, msg, open_table, shoot, wait_turn
 
 READY = "window.parlourTable && window.parlourTable.msg !== null"
-MY_TURN_OR_OVER = (
-    "window.parlourTable && window.parlourTable.msg && "
-    "(window.parlourTable.msg.legal.length > 0 || !!window.parlourTable.msg.result)"
-)
 SPLIT = re.compile(r"^7 (\S+?)\+(\d) (\S+?)\+(\d)$")
-
-
-def msg(page: Any) -> dict[str, Any]:
-    m: dict[str, Any] = page.evaluate("window.parlourTable.msg")
-    return m
-
-
-def wait_turn(page: Any, after: int = -1, timeout: float = 30_000) -> dict[str, Any]:
-    """Wait until it is this seat's turn (or the game is over) at a ply beyond `after`."""
-    page.wait_for_function(
-        f"({MY_TURN_OR_OVER}) && window.parlourTable.msg.ply > {after}", timeout=timeout
-    )
-    return msg(page)
 
 
 def pressed(page: Any, selector: str) -> bool:

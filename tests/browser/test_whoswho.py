@@ -18,28 +18,11 @@ from typing import Any
 
 from parlour.games.whoswho.deck import NAMES, NUMBERS, SUITS, Card
 
-from .conftest import PHONE, Server, open_table, shoot
+from .conftest import PHONE, Server, msg, open_table, shoot, wait_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = ROOT / "src" / "parlour" / "server" / "static" / "js" / "games" / "whoswho.js"
 READY = "window.parlourTable && window.parlourTable.msg !== null"
-MY_TURN_OR_OVER = (
-    "window.parlourTable && window.parlourTable.msg && "
-    "(window.parlourTable.msg.legal.length > 0 || !!window.parlourTable.msg.result)"
-)
-
-
-def msg(page: Any) -> dict[str, Any]:
-    m: dict[str, Any] = page.evaluate("window.parlourTable.msg")
-    return m
-
-
-def wait_turn(page: Any, after: int = -1, timeout: float = 30_000) -> dict[str, Any]:
-    """Wait until it is this seat's turn (or the game is over) at a ply beyond `after`."""
-    page.wait_for_function(
-        f"({MY_TURN_OR_OVER}) && window.parlourTable.msg.ply > {after}", timeout=timeout
-    )
-    return msg(page)
 
 
 def played(page: Any, ply: int) -> dict[str, Any]:
