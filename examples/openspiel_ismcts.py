@@ -53,15 +53,7 @@ def main() -> None:
             random_state=np.random.RandomState(args.seed + g),
         )
         other = make_bot(args.opponent, game.pgame, seed=args.seed + g)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            p = state.current_player()
-            if p == me:
-                action = bot.step(state)
-            else:
-                move = other.choose(state.pstate.view(p), state.pstate.legal_moves())
-                action = game.encoding.action_id(move)
-            state.apply_action(action)
+        state = osp.play_against(game, bot, me, other)
         won = state.returns()[me] > 0
         wins += won
         print(

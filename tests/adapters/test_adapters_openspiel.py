@@ -118,13 +118,5 @@ def test_openspiel_ismcts_plays_whot_against_the_hint_bot() -> None:
             random_state=np.random.RandomState(g),
         )
         other = make_bot(opponent, game.pgame, seed=g)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            p = state.current_player()
-            if p == me:
-                action = bot.step(state)
-            else:
-                move = other.choose(state.pstate.view(p), state.pstate.legal_moves())
-                action = game.encoding.action_id(move)
-            state.apply_action(action)
+        state = osp.play_against(game, bot, me, other)
         assert sorted(state.returns()) == [-1.0, 1.0]

@@ -54,6 +54,7 @@ __all__ = [
     "ParlourSpielGame",
     "ParlourSpielState",
     "load",
+    "play_against",
     "register_all",
     "short_name",
 ]
@@ -311,3 +312,19 @@ def load(game: str, players: int | None = None, rules: str | None = None, **opti
     if options:
         params["options"] = json.dumps(options)
     return pyspiel.load_game(short_name(game), params)
+
+
+def play_against(game: Any, spiel_bot: Any, seat: int, opponent: Bot) -> Any:
+    """Play one game to its end: OpenSpiel's `spiel_bot` (anything with `step(state)`) in `seat`,
+    the parlour bot `opponent` in every other seat, deciding from its own view only.
+    Returns the finished OpenSpiel state (`returns()`, `history()`)."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        p = state.current_player()
+        if p == seat:
+            action = spiel_bot.step(state)
+        else:
+            move = opponent.choose(state.pstate.view(p), state.pstate.legal_moves())
+            action = game.encoding.action_id(move)
+        state.apply_action(action)
+    return state
