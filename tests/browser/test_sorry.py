@@ -134,14 +134,18 @@ def test_play_into_a_sorry_game_by_clicking_pawns_and_destinations(
             assert after["view"]["pawns"] != m["view"]["pawns"], move
         if turns >= 8 and red:
             break
-    red = on_board(msg(page)["view"]["pawns"]["red"])
+    # the pawn is drawn where the view says, with its letter. The bots move on meanwhile, so the
+    # view and the drawing are read together, in one task of the page.
+    drawn = page.evaluate(
+        """() => window.parlourTable.msg.view.pawns.red.map((sq) => [sq,
+            [...document.querySelectorAll(`#board g.pawn[data-colour="red"][data-at="${sq}"]`)]
+                .map((g) => g.querySelector("text").textContent)])"""
+    )
     assert turns >= 8, f"only {turns} turns were played"
     assert red, "no red pawn left START in 40 turns"
-    # the pawn is drawn where the view says, with its letter
-    for square in red:
-        pawn = page.locator(f'#board g.pawn[data-colour="red"][data-at="{square}"]')
-        assert pawn.count() == 1
-        assert pawn.locator("text").text_content() == "R"
+    for square, letters in drawn:
+        if square in on_board([square]):
+            assert letters == ["R"], (square, letters)
     assert len({str(s) for s in snapshots}) > 1  # the board changed as the game went on
     log = page.locator("#log li").all_inner_texts()
     assert any(line.startswith("Ada (red) plays") for line in log), log[-10:]
