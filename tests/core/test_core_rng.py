@@ -1,0 +1,63 @@
+"""The state's generator: seeded sequences are those of `random.Random`, and copies are independent
+although `copy()` shares the twister until one of them draws (copy-on-write)."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+from parlour.core.rng import GameRng
+
+
+def draws(r: random.Random) -> list[object]:
+    deck = list(range(54))
+    r.shuffle(deck)
+    return [
+        deck,
+        r.random(),
+        r.getrandbits(63),
+        r.choice("abcdef"),
+        r.randrange(10),
+        r.randint(1, 6),
+    ]
+
+
+def test_a_seeded_generator_draws_what_random_random_draws() -> None:
+    # Records of games already played replay only if the sequence never changes.
+    assert draws(GameRng(7)) == draws(random.Random(7))
+
+
+def test_a_copy_draws_what_the_original_would_have_drawn() -> None:
+    original = GameRng(11)
+    original.random()
+    copy = original.copy()
+    again = copy.copy()
+    a, b, c = draws(copy), draws(original), draws(again)
+    assert a == b == c
+
+
+def test_draws_from_one_copy_leave_the_others_where_they_were() -> None:
+    original = GameRng(3)
+    copy = original.copy()
+    for _ in range(1000):
+        copy.random()
+    reference = random.Random(3)
+    assert original.random() == reference.random()
+    assert original.copy().random() == reference.random()
+
+
+def test_json_and_pickle_keep_the_sequence() -> None:
+    r = GameRng(5)
+    r.random()
+    shared = r.copy()  # a shared generator saves like any other
+    assert draws(GameRng.from_jsonable(shared.to_jsonable())) == draws(r.copy())
+    assert draws(pickle.loads(pickle.dumps(shared))) == draws(r)
+
+
+def test_setstate_and_seed_start_a_private_generator() -> None:
+    r = GameRng(1)
+    copy = r.copy()
+    copy.setstate(random.Random(9).getstate())
+    assert copy.random() == random.Random(9).random()
+    r.seed(4)
+    assert r.random() == random.Random(4).random()
