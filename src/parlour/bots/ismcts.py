@@ -18,9 +18,18 @@ full states and an *evaluation* that scores an unfinished state; with them a pla
 as the end of a deal) and the evaluation stands in for the rest of the game. Without them the
 playout is uniformly random to the end (capped at `max_playout` moves, then a draw).
 
+A game may also register a *model* of how the other seats play: a policy on full states that
+decides only from what the mover may know (each game's `hint` rules, computed on the state). With
+it, the tree branches only on the searching seat's own moves; at another seat's turn the search
+follows the model, as in the playouts. Against players who do play like the model this turns the
+search into policy improvement (the rollout algorithm of Bertsekas & Tsitsiklis; Tesauro & Galperin
+1996): each own move is judged by how the game goes on after it, which a one-move rule cannot see.
+Against others the model is still a far better guess than the uniformly random choices an unvisited
+node would make. The policy's move is also the first one tried at a new node of the searcher's.
+
 Budget: `iterations=N` (default 1000) or `seconds=S` (whichever is given; `seconds` wins).
 Other parameters: `c` (exploration; default 0.7 unless the game registers its own), `depth`,
-`pool` (determinizations per move).
+`pool` (determinizations per move), `model` (0 to branch on every seat's moves instead).
 """
 
 from __future__ import annotations
@@ -64,6 +73,10 @@ class Playout:
     pool: int = 100  # determinizations per decision (fewer where sampling is slow)
     horizon: Horizon | None = None
     c: float = 0.7  # the game's default exploration constant (its rewards' scale differs)
+    model: Policy | None = None  # how the other seats play, on full states (see the module doc)
+    # Play on past the depth to the searcher's next turn, so every leaf is scored at the same point
+    # of the round (a position just after one's own move flatters it: the others have not replied).
+    settle: bool = False
 
 
 _PLAYOUTS: dict[str, Playout] = {}
@@ -77,10 +90,12 @@ def register_playout(
     pool: int = 100,
     horizon: Horizon | None = None,
     c: float = 0.7,
+    model: Policy | None = None,
+    settle: bool = False,
 ) -> None:
     """Register a game's playout help (called from the game's own folder)."""
     _PLAYOUTS[game] = Playout(
-        policy, evaluate, depth if depth is not None else 1_000_000, pool, horizon, c
+        policy, evaluate, depth if depth is not None else 1_000_000, pool, horizon, c, model, settle
     )
 
 
@@ -125,7 +140,7 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game[Any], rng: random.Random, **params: str) -> None:
         super().__init__(game, rng)
-        known = {"iterations", "seconds", "c", "depth", "pool", "max_playout"}
+        known = {"iterations", "seconds", "c", "depth", "pool", "max_playout", "model"}
         bad = sorted(set(params) - known)
         if bad:
             raise RulesError(f"ismcts takes {', '.join(sorted(known))}; not {', '.join(bad)}")
@@ -137,6 +152,7 @@ class ISMCTSBot(Bot):
             self.pool = int(params.get("pool", help_.pool))
             self.max_playout = int(params.get("max_playout", 2000))
             self.depth = int(params.get("depth", help_.depth))
+            use_model = params.get("model", "1").lower() not in ("0", "no", "false", "off")
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None
         if self.iterations < 1 or self.pool < 1 or (self.seconds is not None and self.seconds <= 0):
@@ -144,6 +160,8 @@ class ISMCTSBot(Bot):
         self.policy = help_.policy
         self.evaluate = help_.evaluate
         self.horizon = None if "depth" in params else help_.horizon
+        self.model = help_.model if use_model else None
+        self.settle = help_.settle
         self.last: SearchStats | None = None
 
     # --- the search -----------------------------------------------------------------------------
@@ -166,6 +184,8 @@ class ISMCTSBot(Bot):
         policy = self.policy
         evaluate = self.evaluate
         horizon = self.horizon
+        model = self.model
+        settle = self.settle
         max_playout = self.max_playout
         n = game.players
         log = math.log
@@ -184,13 +204,26 @@ class ISMCTSBot(Bot):
             node = root
             # Selection and expansion.
             while not d.is_over:
-                moves = d.legal_moves()
-                children = node.children
-                untried = [m for m in moves if m not in children]
                 player = d.to_play
                 assert player is not None
+                children = node.children
+                if model is not None and player != me:
+                    # Another seat moves as the model says: follow it, no branching here.
+                    m = model(d, rng)
+                    child = children.get(m)
+                    if child is None:
+                        child = children[m] = _Node(m, node, player)
+                    d.apply(m)
+                    node = child
+                    continue
+                moves = d.legal_moves()
+                untried = [m for m in moves if m not in children]
                 if untried:
                     m = choice(untried)
+                    if model is not None and len(untried) > 1:
+                        first = model(d, rng)
+                        if first not in children:
+                            m = first
                     child = _Node(m, node, player)
                     children[m] = child
                     d.apply(m)
@@ -215,7 +248,9 @@ class ISMCTSBot(Bot):
                 limit = horizon(d)
             else:
                 limit = depth
-            while not d.is_over and steps < limit:
+            while not d.is_over and (
+                steps < limit or (settle and d.to_play != me and steps < max_playout)
+            ):
                 if policy is not None:
                     d.apply(policy(d, rng))
                 else:
