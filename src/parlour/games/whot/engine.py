@@ -15,6 +15,7 @@ every 2-cards that was played").
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, cast
 
 from parlour.core import Game, IllegalMove, LoadError, Result, RulesError, State, rules_to_dict
@@ -34,9 +35,78 @@ from .cards import (
     parse_symbol,
 )
 from .moves import DRAW, END, PASS, PLAIN, WhotMove, parse_move, play
-from .rules import PICK_AMOUNT, WhotRules
+from .rules import DECLARATIONS, PICK_AMOUNT, WhotRules
 
-__all__ = ["WhotGame", "WhotState"]
+__all__ = ["WhotGame", "WhotState", "lacks_from_events"]
+
+
+def lacks_from_events(events: Iterable[tuple[int, str] | list[Any]], n: int) -> tuple[int, int]:
+    """The symbols each seat was seen not to follow — it drew (one card, not a pick) while the
+    symbol was called — and has not played since, as one bit mask (bit `5 * seat + symbol`); and
+    the symbol the events last called (-1: none, as after a WHOT turned up, or in a chosen position
+    before its first play). Public knowledge, built from the events only (seed 000: "note which
+    numbers and symbols your opponents cannot follow"). `WhotState.lacks` keeps the same up to
+    date move by move."""
+    lacks = 0
+    call = -1
+    code_of = _EVENT_CODES.get
+    for who, text in events:
+        code = code_of(text)
+        if code is None:
+            code = _event_code(text)
+            if code is None:
+                continue
+        if code < 5:  # a card played: its symbol is called, and its player holds that symbol
+            call = code
+            if 0 <= who < n:
+                lacks &= ~(1 << (5 * who + code))
+        elif code < 10:  # a WHOT's call, or a card turned up
+            call = code - 5
+        elif code == _NO_CALL:
+            call = -1
+        elif 0 <= who < n and call >= 0:  # drew
+            lacks |= 1 << (5 * who + call)
+    return lacks, call
+
+
+_NO_CALL, _DREW = 10, 11
+
+
+def _event_code(text: str) -> int | None:
+    """What an event says about the call: 0-4 a card of that symbol played, 5-9 that symbol
+    called otherwise, `_NO_CALL`, `_DREW`, or None (nothing)."""
+    if text == "drew":
+        return _DREW
+    if text.startswith("turned up "):
+        try:
+            c = parse_card(text[len("turned up ") :])
+        except ValueError:
+            return None
+        return _NO_CALL if c == WHOT else 5 + (c & 7)
+    if text.startswith("play "):
+        body = text[5:].split(",")[0]
+        if body.startswith("whot"):
+            words = body.split()
+            ok = len(words) > 2 and words[2] in SYMBOLS
+            return 5 + SYMBOLS.index(words[2]) if ok else _NO_CALL
+        try:
+            return parse_card(body) & 7
+        except ValueError:
+            return None
+    return None
+
+
+def _event_codes() -> dict[str, int]:
+    """The code of every event text the engine writes that says something about the call."""
+    texts = ["drew"] + [f"turned up {card_text(c)}" for c in set(PACK)]
+    plays = [(c, -1, "") for c in set(PACK) - {WHOT}]
+    plays += [(WHOT, s, p) for s in range(5) for p in ("", "reverse", "skip")]
+    for say in ("", *DECLARATIONS):
+        texts += [WhotMove("play", c, call, power, say).text for c, call, power in plays]
+    return {t: cast(int, _event_code(t)) for t in texts}
+
+
+_EVENT_CODES = _event_codes()
 
 
 class WhotGame(Game["WhotState"]):
@@ -188,6 +258,14 @@ class WhotState(State):
         self.winners: tuple[int, ...] = ()
         self.reason = ""
         self.events: list[tuple[int, str]] = []
+        # The symbols each seat was seen not to follow, bit `5 * seat + symbol`: what
+        # `lacks_from_events` reads from the events, kept up event by event (for the hint bot's
+        # rules on full states). Public and derived from the events: not saved, no part of
+        # equality. The events' call is `call_sym`, except in a chosen position before its first
+        # play (its call card was never called by an event): then bit `5 * n` is set too. (One
+        # field, an int: a 30th attribute makes CPython 3.11 give up the shared-key instance
+        # dict, which slows every attribute access of the engine.)
+        self.lacks = 0
 
     def _deal(self, dealer: int) -> None:
         rules, n = self.rules, self.n
@@ -248,6 +326,7 @@ class WhotState(State):
             raise IllegalMove(f"position: to_play must be a seat from 0 to {n - 1}")
         self.current = to_play
         if pile:
+            self.lacks = 1 << 5 * n
             top = pile[-1]
             self.free = False
             if top == WHOT:
@@ -402,6 +481,9 @@ class WhotState(State):
             self.pending_pick = 0
             self.pick_num = -1
             self.events.append((p, "drew" if k == 1 else f"picked {k}"))
+            call = self.call_sym
+            if k == 1 and call >= 0 and not self.lacks >> (5 * p + call) & 1:
+                self._note_lack(1 << (5 * p + call))
             self._draw(p, k)
             if self.current is not None:
                 self._advance(p, 1)
@@ -428,7 +510,10 @@ class WhotState(State):
                 self.pending_pick, self.pick_num = 0, -1
             self.pending_skip = False
         else:
-            self.call_sym, self.call_num = c & 7, c >> 3
+            sym = self.call_sym = c & 7
+            self.call_num = c >> 3
+            if self.lacks >> (5 * p + sym) & 1:  # it holds the symbol after all
+                self.lacks ^= 1 << (5 * p + sym)
         multi = self.game.multi and c != WHOT
         if multi:  # only turns of several cards keep their cards; a single card is `last`
             turn = self.turn_cards
@@ -456,6 +541,16 @@ class WhotState(State):
         if multi and self._turn_can_go_on(c):
             return  # the turn stays open: more cards, or `end`
         self._end_turn(p, c, move.power)
+
+    def _note_lack(self, bit: int) -> None:
+        """A player drew one card while a symbol was called: it was seen not to follow it."""
+        lacks = self.lacks
+        uncalled = 1 << 5 * self.n
+        if lacks & uncalled:  # has a play called a symbol since the position was set?
+            if not any(cast(WhotMove, m).kind == "play" for m in self.history):
+                return
+            lacks ^= uncalled
+        self.lacks = lacks | bit
 
     def _turn_can_go_on(self, c: int) -> bool:
         """Whether any card of the pack could follow `c` in this turn — public facts only, so an
@@ -691,6 +786,8 @@ class WhotState(State):
         s.winners = tuple(d["winners"])
         s.reason = d["reason"]
         s.events = [(int(e[0]), str(e[1])) for e in d["events"]]
+        lacks, call = lacks_from_events(s.events, s.n)
+        s.lacks = lacks | 1 << 5 * s.n if call < 0 and s.call_sym >= 0 else lacks
         return s
 
     @classmethod

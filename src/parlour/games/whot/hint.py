@@ -12,6 +12,10 @@
   stack), and spend them on an opponent about to go out.
 - Always say the declarations (last card, semi-last card, check up): they are free.
 
+The advice is one function over plain data (`hint_scores`), so that it runs both from a view (the
+bot) and straight off a full state (`hint_policy`, for the search bots' model of the other seats
+and their playouts: a few microseconds, with the symbols each seat lacks kept up by the engine).
+
 This file also gives the search bots a fast playout policy and an evaluation of unfinished Whot!
 positions (`register_playout`): ISMCTS plays out on sampled full states, never the true one.
 """
@@ -20,18 +24,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.bots.base import Bot, register_bot
 from parlour.bots.ismcts import register_playout
 from parlour.core import Move, State
 
-from .cards import SYMBOLS, WHOT, card_points, parse_card
-from .engine import WhotGame, WhotState
+from .cards import STAR, SYMBOLS, WHOT, parse_card
+from .engine import WhotGame, WhotState, lacks_from_events
 from .moves import WhotMove
 
-__all__ = ["WhotHintBot", "evaluate", "lacking", "playout_policy"]
+__all__ = ["WhotHintBot", "evaluate", "hint_policy", "hint_scores", "lacking", "playout_policy"]
 
 PICKS = ("pick_two", "pick_three")
 
@@ -39,32 +43,134 @@ PICKS = ("pick_two", "pick_three")
 def lacking(view: dict[str, Any]) -> list[set[int]]:
     """Per seat, the symbols it was seen not to follow (it drew, not under a pick, while the symbol
     was called) and has not played since. Public knowledge: built from the events only."""
-    n = view["players"]
-    lacks: list[set[int]] = [set() for _ in range(n)]
-    call = -1
-    for who, text in view.get("events", []):
-        if text.startswith("turned up "):
-            try:
-                c = parse_card(text[len("turned up ") :])
-            except ValueError:
-                continue
-            call = -1 if c == WHOT else c & 7
-        elif text.startswith("play "):
-            body = text[5:].split(",")[0]
-            if body.startswith("whot"):
-                words = body.split()
-                call = SYMBOLS.index(words[2]) if len(words) > 2 and words[2] in SYMBOLS else -1
+    lacks, _ = lacks_from_events(view.get("events", []), view["players"])
+    return [{s for s in range(5) if lacks >> (5 * q + s) & 1} for q in range(view["players"])]
+
+
+def hint_scores(
+    hand: Sequence[int],
+    counts: Sequence[int],
+    me: int,
+    direction: int,
+    pending_pick: int,
+    lacks: int,
+    moves: Sequence[WhotMove],
+    power_of: Mapping[int, str],
+    hold: bool = True,
+    reasons: list[str] | None = None,
+) -> tuple[list[float], list[WhotMove]]:
+    """The sheets' advice as a score per move, from what seat `me` may know: its hand, the card
+    counts, the direction, the pick it owes, and the symbols each seat was seen not to follow
+    (`lacks`: bit `5 * seat + symbol`, as `lacks_from_events` gives them). Plain data, so that the
+    bot (from a view) and `hint_policy` (from a full state) share it. A move that leaves out a
+    declaration it could say is not scored. Fills `reasons` (if given) with the why of each scored
+    move."""
+    n = len(counts)
+    nxt = (me + direction) % n
+    low = min(counts[q] for q in range(n) if q != me) if n != 2 else counts[1 - me]
+    danger = low <= 2  # an opponent near out
+    lack_next = lacks >> 5 * nxt
+    size = len(hand)
+    # The hand by symbol and by number: how many cards could follow each card.
+    whots = 0
+    syms = [0, 0, 0, 0, 0]
+    nums = [0] * 15
+    for x in hand:
+        if x == WHOT:
+            whots += 1
+        else:
+            syms[x & 7] += 1
+            nums[x >> 3] += 1
+    said = {(m.card, m.call, m.power) for m in moves if m.say}
+    threat = -1
+    scores: list[float] = []
+    scored: list[WhotMove] = []
+    for m in moves:
+        kind = m.kind
+        if kind != "play":
+            # Never draw by choice while a card can go; end or pass when nothing else.
+            scores.append(-50.0 if kind == "draw" else -40.0)
+            scored.append(m)
+            if reasons is not None:
+                reasons.append("nothing better to play")
+            continue
+        if said and not m.say and (m.card, m.call, m.power) in said:
+            continue  # always declare
+        c = m.card
+        if c == WHOT:
+            call = m.call
+            if threat < 0:  # the table's threat: the fewest cards, the next player first
+                threat = min((q for q in range(n) if q != me), key=lambda q: (counts[q], q != nxt))
+            # The symbol to call: one I can follow with, above all one the threat lacks.
+            score = 5.0 + 3.0 * syms[call]
+            threat_lacks = lacks >> (5 * threat + call) & 1
+            if threat_lacks:
+                score += 6.0 if danger else 2.0
+            if lack_next >> call & 1:
+                score += 1.0
+            if m.power:
+                score += 1.0 if danger else -0.5
+            # Hold the WHOT back while other cards will do, but not to the end.
+            held = hold and not (danger or size <= 2)
+            if held:
+                score -= 30.0
+            elif not hold:
+                score += 30.0
+            scores.append(score)
+            scored.append(m)
+            if reasons is not None:
+                why = f"WHOT calling {SYMBOLS[call]}"
+                if threat_lacks:
+                    why += f", which P{threat + 1} could not follow"
+                if held:
+                    why += " (nothing else to play)"
+                elif not hold:
+                    why += " (shed at once: it counts 20)"
+                else:
+                    why += " (not held to the end: it counts 20)"
+                reasons.append(why)
+            continue
+        sym = c & 7
+        num = c >> 3
+        pts = 2 * num if sym == STAR else num
+        # Highest values first; then the cards left that could follow it.
+        follow = whots + syms[sym] + nums[num] - hand.count(c) - 1
+        score = pts / 2.0 + 1.5 * follow
+        effect = ""  # what the card's power does, when that is the reason to play it
+        power = power_of.get(num)
+        if power is not None:
+            if power in PICKS:
+                if danger and counts[nxt] <= 2:
+                    score += 12.0
+                    effect = "near out"
+                elif pending_pick:
+                    score += 20.0
+                    effect = "answers"
+                else:
+                    score -= 8.0  # keep it to defend
+            elif power == "hold_on" or power == "general_market":
+                score += 4.0 if size > 1 else 0.0
+                effect = "again"
+            elif power == "suspension":
+                score += 3.0 if danger else 1.0
+        lacked = lack_next >> sym & 1
+        if lacked:
+            score += 3.0
+        scores.append(score)
+        scored.append(m)
+        if reasons is not None:
+            if effect == "near out":
+                why = f"{power_of[num].replace('_', ' ')} on P{nxt + 1}, who is near out"
+            elif effect == "answers":
+                why = "answers the pick"
             else:
-                try:
-                    c = parse_card(body)
-                except ValueError:
-                    continue
-                call = c & 7
-                if 0 <= who < n:
-                    lacks[who].discard(call)
-        elif text == "drew" and 0 <= who < n and call >= 0:
-            lacks[who].add(call)
-    return lacks
+                why = f"sheds {pts} point{'' if pts == 1 else 's'}"
+                if effect == "again":
+                    why += ", and plays again"
+            if lacked:
+                why += f"; P{nxt + 1} could not follow {SYMBOLS[sym]}"
+            reasons.append(why)
+    return scores, scored
 
 
 class WhotHintBot(Bot):
@@ -78,95 +184,66 @@ class WhotHintBot(Bot):
         # hold=0 sheds a WHOT like any other card (for studying the seed 000 hint).
         self.hold = hold not in ("0", "no", "false", "off")
 
-    def _score(self, view: dict[str, Any], legal: list[Move]) -> list[tuple[float, WhotMove, str]]:
+    def _score(
+        self, view: dict[str, Any], legal: list[Move], reasons: list[str] | None = None
+    ) -> tuple[list[float], list[WhotMove]]:
         game = self.game
         assert isinstance(game, WhotGame)
-        moves = [m for m in legal if isinstance(m, WhotMove)]
-        me: int = view["viewer"]
-        n: int = view["players"]
-        hand = [parse_card(t) for t in view.get("hand", [])]
-        counts: list[int] = view["counts"]
-        nxt = (me + view["direction"]) % n
-        others = [q for q in range(n) if q != me]
-        low = min(counts[q] for q in others)
-        danger = low <= 2  # an opponent near out
-        lacks = lacking(view)
-        power_of = game.power_of
-        said = {(m.card, m.call, m.power) for m in moves if m.say}
-        out: list[tuple[float, WhotMove, str]] = []
-        for m in moves:
-            if m.kind != "play":
-                # Never draw by choice while a card can go; end or pass when nothing else.
-                out.append((-50.0 if m.kind == "draw" else -40.0, m, "nothing better to play"))
-                continue
-            if not m.say and (m.card, m.call, m.power) in said:
-                continue  # always declare
-            c = m.card
-            rest = list(hand)
-            rest.remove(c)
-            if c == WHOT:
-                sym_counts = Counter(x & 7 for x in rest if x != WHOT)
-                # The symbol to call: one I can follow with, above all one the table's threat lacks.
-                threat = min(others, key=lambda q: (counts[q], q != nxt))
-                score = 5.0 + 3.0 * sym_counts[m.call]
-                why = f"WHOT calling {SYMBOLS[m.call]}"
-                if m.call in lacks[threat]:
-                    score += 6.0 if danger else 2.0
-                    why += f", which P{threat + 1} could not follow"
-                if m.call in lacks[nxt]:
-                    score += 1.0
-                if m.power:
-                    score += 1.0 if danger else -0.5
-                # Hold the WHOT back while other cards will do, but not to the end.
-                if self.hold and not (danger or len(hand) <= 2):
-                    score -= 30.0
-                    why += " (nothing else to play)"
-                elif not self.hold:
-                    score += 30.0
-                    why += " (shed at once: it counts 20)"
-                else:
-                    why += " (not held to the end: it counts 20)"
-                out.append((score, m, why))
-                continue
-            score = card_points(c) / 2.0  # highest values first
-            pts = card_points(c)
-            why = f"sheds {pts} point{'' if pts == 1 else 's'}"
-            follow = sum(1 for x in rest if x == WHOT or x & 7 == c & 7 or x >> 3 == c >> 3)
-            score += 1.5 * follow
-            power = power_of.get(c >> 3)
-            if power in PICKS:
-                if danger and counts[nxt] <= 2:
-                    score += 12.0
-                    why = f"{power.replace('_', ' ')} on P{nxt + 1}, who is near out"
-                elif view["pending_pick"]:
-                    score += 20.0
-                    why = "answers the pick"
-                else:
-                    score -= 8.0  # keep it to defend
-            elif power in ("hold_on", "general_market"):
-                score += 4.0 if rest else 0.0
-                why += ", and plays again"
-            elif power == "suspension":
-                score += 3.0 if danger else 1.0
-            if c & 7 in lacks[nxt]:
-                score += 3.0
-                why += f"; P{nxt + 1} could not follow {SYMBOLS[c & 7]}"
-            out.append((score, m, why))
-        return out
+        lacks, _ = lacks_from_events(view.get("events", []), view["players"])
+        return hint_scores(
+            [parse_card(t) for t in view.get("hand", [])],
+            view["counts"],
+            view["viewer"],
+            view["direction"],
+            view["pending_pick"],
+            lacks,
+            [m for m in legal if isinstance(m, WhotMove)],
+            game.power_of,
+            self.hold,
+            reasons,
+        )
 
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        scored = self._score(view, legal)
-        best = max(s for s, _, _ in scored)
-        return self.rng.choice([m for s, m, _ in scored if s == best])
+        scores, moves = self._score(view, legal)
+        best = max(scores)
+        return self.rng.choice([m for s, m in zip(scores, moves, strict=True) if s == best])
 
     def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:
             return legal[0], "the only move"
-        scored = self._score(view, legal)
-        _, m, why = max(scored, key=lambda x: x[0])
-        return m, f"hint: {why}"
+        reasons: list[str] = []
+        scores, moves = self._score(view, legal, reasons)
+        i = scores.index(max(scores))
+        return moves[i], f"hint: {reasons[i]}"
+
+
+def hint_policy(state: State, rng: random.Random) -> Move:
+    """The move the `hint` bot (hold=1) would choose for the player to move, read straight off a
+    full state (a search bot's determinization) without building a view, and from only what that
+    player may know: its own hand, the card counts, and the public `lacks` the engine keeps. Ties
+    are broken by `rng.choice` among the best, as the bot does."""
+    assert isinstance(state, WhotState)
+    legal = state.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    me = state.current
+    assert me is not None
+    hands = state.hands
+    game = state.game
+    scores, moves = hint_scores(
+        hands[me],
+        [len(h) for h in hands],
+        me,
+        state.direction,
+        state.pending_pick,
+        state.lacks,
+        legal,  # type: ignore[arg-type]  # a Whot! state's moves are all WhotMoves
+        game.power_of,
+    )
+    best = max(scores)
+    return rng.choice([m for s, m in zip(scores, moves, strict=True) if s == best])
 
 
 # --- playout help for the search bots (full sampled states only) ----------------------------------
@@ -198,4 +275,6 @@ def evaluate(state: State) -> list[float]:
 
 
 register_bot("hint", WhotHintBot, game="whot")
-register_playout("whot", playout_policy, evaluate, depth=8)
+# The other seat moves as the hint bot would (`model`), in the tree and in the playout, and a leaf
+# is scored at the searcher's next turn (`settle`), not in the middle of someone's turn.
+register_playout("whot", hint_policy, evaluate, depth=8, model=hint_policy, settle=True)
