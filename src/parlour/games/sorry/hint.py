@@ -10,6 +10,8 @@
 
 The view shows every pawn and the card drawn; only the order of the pack is hidden, and a move's
 outcome does not depend on it, so the bot judges moves on a state sampled from its view.
+`hint_policy` makes the same choice on a full state (a search bot's determinization), judging
+each move by where the pawns would stand after it, without copying the state.
 This file also registers Sorry!'s playout help for the search bots (`register_playout`).
 """
 
@@ -17,18 +19,20 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from collections.abc import Sequence
+from operator import itemgetter
+from typing import Any, cast
 
 from parlour.bots.base import Bot, register_bot
 from parlour.bots.ismcts import register_playout
 from parlour.core import Move, State
 from parlour.core.rng import GameRng
 
-from .board import HOME, START, TRACK
-from .engine import SorryGame, SorryState
+from .board import ABS, HOME, START, TRACK
+from .engine import SorryGame, SorryState, _Tables
 from .notation import PASS, SorryMove
 
-__all__ = ["SorryHintBot", "evaluate", "position_score"]
+__all__ = ["SorryHintBot", "evaluate", "hint_policy", "move_scores", "position_score"]
 
 # Distances from which an opponent's pawn can land on a square next turn: forward cards 1, 2, 3,
 # 5, 7 (or part of a split 7), 8, 10, 11 and 12; backward 4 and 10's backward 1.
@@ -46,48 +50,173 @@ def _worth(r: int) -> float:
     return r + 1.0
 
 
+# Tables indexed by a pawn's relative place r, START (-1) included: each has HOME + 2 entries, so
+# index -1 is the last one, START's. _WORTH[r] is _worth(r) (whole numbers, so sums are exact).
+_WORTH = [int(_worth(r)) for r in range(HOME + 1)] + [0]
+# _REACH[colour][r]: the track squares a pawn of `colour` on r threatens next turn, as bits;
+# _AT[colour][r]: the bit of the track square r stands on. Both 0 off the track.
+_REACH: list[list[int]] = []
+_AT: list[list[int]] = []
+for _c in range(4):
+    _reach = [0] * (HOME + 2)
+    _at = [0] * (HOME + 2)
+    for _r in range(TRACK):
+        _b = ABS[_c][_r]
+        _at[_r] = 1 << _b
+        for _d in range(1, TRACK):
+            if _d in _FORWARD or (TRACK - _d) in _BACKWARD:
+                _reach[_r] |= 1 << ((_b + _d) % TRACK)
+    _REACH.append(_reach)
+    _AT.append(_at)
+
+
+_Own = tuple[tuple[int, list[int]], ...]  # per colour: its first pawn and its _AT row
+_Opp = tuple[tuple[int, list[int]], ...]  # per colour: its first pawn and its _REACH row
+
+
+class _Sides:
+    """Per colour index of a game: its own side (its own and its partner's colours), its
+    opponents, a getter of the opponents' pawn places (to see that a move left them be) and its
+    side's pawns. And the teams, for `evaluate`: colours, own side, opponents' colours, seats."""
+
+    __slots__ = ("opp", "opp_pawns", "own", "reach", "team", "teams")
+
+    def __init__(self, t: _Tables) -> None:
+        n = t.n
+        self.own: list[_Own] = [
+            tuple((cj << 2, _AT[t.colour[cj]]) for cj in t.ctrl[ci]) for ci in range(n)
+        ]
+        self.opp: list[_Opp] = [
+            tuple((cj << 2, _REACH[t.colour[cj]]) for cj in t.opp[ci]) for ci in range(n)
+        ]
+        self.opp_pawns = [
+            itemgetter(*[p for cj in t.opp[ci] for p in range(cj << 2, (cj << 2) + 4)])
+            for ci in range(n)
+        ]
+        self.team = [
+            tuple(p for cj in t.ctrl[ci] for p in range(cj << 2, (cj << 2) + 4)) for ci in range(n)
+        ]
+        self.reach: _Opp = tuple((ci << 2, _REACH[t.colour[ci]]) for ci in range(n))
+        firsts = sorted({t.ctrl[ci][0] for ci in range(n)})
+        self.teams = [
+            (t.ctrl[ci], self.own[ci], t.opp[ci], tuple(t.seat[cj] for cj in t.ctrl[ci]))
+            for ci in firsts
+        ]
+
+
+# The number of players and the partnerships decide the sides: five kinds of game in all.
+_SIDES: dict[tuple[int, bool], _Sides] = {}
+
+
+def _sides(t: _Tables) -> _Sides:
+    key = (t.players, t.partnership)
+    got = _SIDES.get(key)
+    if got is None:
+        got = _SIDES[key] = _Sides(t)
+    return got
+
+
 def _side(state: SorryState, ci: int) -> float:
-    pos = state.pos
-    return sum(_worth(pos[p]) for p in range(ci << 2, (ci << 2) + 4))
+    r0, r1, r2, r3 = state.pos[ci << 2 : (ci << 2) + 4]
+    w = _WORTH
+    return float(w[r0] + w[r1] + w[r2] + w[r3])
+
+
+def _theirs(pos: list[int], opp: _Opp) -> tuple[float, int]:
+    """The opponents' progress (the leader's counting double) and the squares they threaten."""
+    if not opp:
+        return 0.0, 0
+    w = _WORTH
+    top = total = threats = 0
+    for b, reach in opp:
+        r0, r1, r2, r3 = pos[b : b + 4]
+        v = w[r0] + w[r1] + w[r2] + w[r3]
+        total += v
+        if v > top:
+            top = v
+        threats |= reach[r0] | reach[r1] | reach[r2] | reach[r3]
+    return 0.5 * top + 0.5 * total / len(opp), threats
+
+
+def _danger_of(pos: list[int], own: _Own, threats: int) -> float:
+    """A quarter of the worth of each own pawn standing on a threatened square."""
+    if not threats:
+        return 0.0
+    w = _WORTH
+    loss = 0
+    for b, at in own:
+        for r in pos[b : b + 4]:
+            if at[r] & threats:
+                loss += w[r]
+    return loss * 0.25
 
 
 def _danger(state: SorryState, ci: int) -> float:
     """What own pawns on the track stand to lose to an opponent's pawn next turn."""
-    t = state.t
-    pos = state.pos
-    threats: list[int] = []
-    for cj in t.opp[ci]:
-        for p in range(cj << 2, (cj << 2) + 4):
-            r = pos[p]
-            if 0 <= r < TRACK:
-                threats.append(t.abs[cj][r])
-    if not threats:
-        return 0.0
-    loss = 0.0
-    for cj in t.ctrl[ci]:
-        for p in range(cj << 2, (cj << 2) + 4):
-            r = pos[p]
-            if not 0 <= r < TRACK:
-                continue
-            a = t.abs[cj][r]
-            for b in threats:
-                d = (a - b) % TRACK
-                if d in _FORWARD or (TRACK - d) in _BACKWARD:
-                    loss += _worth(r) * 0.25
-                    break
-    return loss
+    sides = _sides(state.t)
+    return _danger_of(state.pos, sides.own[ci], _theirs(state.pos, sides.opp[ci])[1])
+
+
+def _score(pos: list[int], own: _Own, theirs: float, threats: int) -> float:
+    """position_score, given what _theirs says of the opponents. The float operations are those
+    of the plain definition, in its order (the rest is whole numbers), so the scores are equal
+    to the bit and ties stay ties."""
+    w = _WORTH
+    mine = 0
+    for b, _ in own:
+        r0, r1, r2, r3 = pos[b : b + 4]
+        mine += w[r0] + w[r1] + w[r2] + w[r3]
+    return mine - theirs * len(own) - _danger_of(pos, own, threats)
 
 
 def position_score(state: SorryState, ci: int) -> float:
     """Own side's progress, less the opponents' (the leader's counting double), less danger."""
-    t = state.t
-    own = sum(_side(state, cj) for cj in t.ctrl[ci])
-    opp = t.opp[ci]
-    if not opp:
-        return own
-    progress = [_side(state, cj) for cj in opp]
-    theirs = 0.5 * max(progress) + 0.5 * sum(progress) / len(progress)
-    return own - theirs * len(t.ctrl[ci]) - _danger(state, ci)
+    sides = _sides(state.t)
+    return _score(state.pos, sides.own[ci], *_theirs(state.pos, sides.opp[ci]))
+
+
+def move_scores(state: SorryState, legal: Sequence[Move]) -> list[tuple[float, Move]]:
+    """The hint bot's score of each legal move for the colour to move: the gain in its
+    position_score, 10 000 more for a move that wins, half a point less for a pass."""
+    ci = state.cur
+    sides = _sides(state.t)
+    own, opp, opp_pawns = sides.own[ci], sides.opp[ci], sides.opp_pawns[ci]
+    pos = state.pos
+    theirs, threats = _theirs(pos, opp)
+    before = _score(pos, own, theirs, threats)
+    opp_before = opp_pawns(pos)
+    team = sides.team[ci]
+    after = state._pawns_after
+    out: list[tuple[float, Move]] = []
+    for move in legal:
+        m = cast(SorryMove, move)  # a Sorry! state's moves are all SorryMoves
+        pos = after(m)
+        if opp_pawns(pos) == opp_before:  # most moves bump nobody: the opponents' side stands
+            score = _score(pos, own, theirs, threats) - before
+        else:
+            score = _score(pos, own, *_theirs(pos, opp)) - before
+        if m.kind == PASS:
+            score -= 0.5
+        elif pos[team[0]] == HOME and all(pos[p] == HOME for p in team):
+            # the side's last pawn HOME ends the game, won by the mover's seat
+            score += 10_000
+        out.append((score, move))
+    return out
+
+
+def _best(scores: list[tuple[float, Move]], rng: random.Random) -> Move:
+    best = max(s for s, _ in scores)
+    return rng.choice([m for s, m in scores if s == best])
+
+
+def hint_policy(state: State, rng: random.Random) -> Move:
+    """The move the hint bot would choose, judged on a full state (a determinization) rather
+    than a view: the pawns and the card up are all the bot looks at. Ties go to rng.choice."""
+    legal = state.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    assert isinstance(state, SorryState)
+    return _best(move_scores(state, legal), rng)
 
 
 class SorryHintBot(Bot):
@@ -96,27 +225,12 @@ class SorryHintBot(Bot):
     def _scores(self, view: dict[str, Any], legal: list[Move]) -> list[tuple[float, Move]]:
         game = self.game
         assert isinstance(game, SorryGame)
-        base = game.sample_state(view, GameRng(self.rng.getrandbits(63)))
-        ci = base.cur
-        before = position_score(base, ci)
-        out = []
-        for move in legal:
-            trial = base.copy()
-            trial.apply(move)
-            score = position_score(trial, ci) - before
-            if trial.is_over and game.t.seat[ci] in trial.winners:
-                score += 10_000
-            if isinstance(move, SorryMove) and move.kind == PASS:
-                score -= 0.5
-            out.append((score, move))
-        return out
+        return move_scores(game.sample_state(view, GameRng(self.rng.getrandbits(63))), legal)
 
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        scores = self._scores(view, legal)
-        best = max(s for s, _ in scores)
-        return self.rng.choice([m for s, m in scores if s == best])
+        return _best(self._scores(view, legal), self.rng)
 
     def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:
@@ -129,43 +243,39 @@ class SorryHintBot(Bot):
 
 
 # --- playout help for the search bots (full sampled states only) ----------------------------------
-def _playout_policy(state: State, rng: random.Random) -> Move:
-    """Half the time the move that best advances the mover's pawns, else a random move."""
-    legal = state.legal_moves()
-    if len(legal) == 1 or rng.random() < 0.5:
-        return rng.choice(legal)
-    assert isinstance(state, SorryState)
-    ci = state.cur
-    best, best_v = legal[0], -1e9
-    for m in legal:
-        trial = state.copy()
-        trial.apply(m)
-        v = sum(_side(trial, cj) for cj in trial.t.ctrl[ci])
-        if v > best_v:
-            best, best_v = m, v
-    return best
-
-
 def evaluate(state: State) -> list[float]:
     """A win chance per seat: a softmax over each side's progress less what it stands to lose to
     a bump next turn (the hint bot's danger), teams sharing theirs. The temperature, 12 progress
     points, is sharp enough that a bump or a slide moves the estimate well above the noise."""
     assert isinstance(state, SorryState)
-    t = state.t
-    prog = [-1e9] * t.players
-    for ci in range(t.n):
-        v = sum(_side(state, cj) for cj in t.ctrl[ci]) - _danger(state, ci)
-        seat = t.seat[ci]
-        if v > prog[seat]:
-            prog[seat] = v
+    sides = _sides(state.t)
+    pos = state.pos
+    w = _WORTH
+    progress: list[int] = []
+    reaches: list[int] = []
+    for b, reach in sides.reach:
+        r0, r1, r2, r3 = pos[b : b + 4]
+        progress.append(w[r0] + w[r1] + w[r2] + w[r3])
+        reaches.append(reach[r0] | reach[r1] | reach[r2] | reach[r3])
+    prog = [-1e9] * state.t.players
+    for colours, own, opp, seats in sides.teams:
+        mine = threats = 0
+        for cj in colours:
+            mine += progress[cj]
+        for cj in opp:
+            threats |= reaches[cj]
+        v = mine - _danger_of(pos, own, threats)
+        for seat in seats:
+            if v > prog[seat]:
+                prog[seat] = v
     top = max(prog)
-    w = [math.exp((x - top) / 12.0) for x in prog]
-    total = sum(w)
-    return [x / total for x in w]
+    ex = [math.exp((x - top) / 12.0) for x in prog]
+    total = sum(ex)
+    return [x / total for x in ex]
 
 
 register_bot("hint", SorryHintBot, game="sorry")
-# No playout moves: the evaluation scores the position the tree reaches. Random playouts of a dozen
-# moves (the first version, with a softmax over progress alone at 25 points) only added noise: 21%
-# against three hint bots over 80 games, against 26-27% over 100 games each for this one.
-register_playout("sorry", None, evaluate, depth=0, c=0.4)
+# The other seats move as the hint bot would (`model`), in the tree and in the playout, and every
+# leaf is scored at the searcher's next turn (`settle`): after the others have answered its move
+# with the cards the determinization deals them, which is what the hint's "danger" only guesses at.
+register_playout("sorry", hint_policy, evaluate, depth=0, c=0.4, model=hint_policy, settle=True)
