@@ -13,6 +13,9 @@ Game No. 1 — remember the calls and lead the Preference suit wisely:
   play); do not overtake a partner already winning; else throw the lowest card, keeping Preference
   cards and masters.
 
+The rules are one function over plain data, `hint_choice`: the bot calls it from its view, and
+`hint_policy` from a full state (a search bot's determinization), reading only what the mover may
+know but without building a view — the search bots' model of the other seats and their playouts.
 Both files' games also get playout help for the search bots (`register_playout`).
 """
 
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from parlour.bots.base import Bot, register_bot
@@ -28,11 +31,11 @@ from parlour.bots.ismcts import register_playout
 from parlour.core import Move, State
 
 from .bots import BooksGreedyBot
-from .deck import DECK, Card, parse_card
+from .deck import DECK, NUMBERS, SUITS, Card, parse_card
 from .notation import Play, Prefer
 from .tricks import TricksState, trick_winner
 
-__all__ = ["TricksHintBot"]
+__all__ = ["TricksHintBot", "hint_choice", "hint_policy"]
 
 
 def _memory(view: dict[str, Any]) -> tuple[set[Card], list[set[str]]]:
@@ -56,104 +59,145 @@ def _memory(view: dict[str, Any]) -> tuple[set[Card], list[set[str]]]:
     return played, void
 
 
+_CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in DECK}
+# Cards as bits, one int per suit with bit n for the card numbered n: `_ALL` is a whole suit.
+# `hint_choice` keeps the cards "out" (elsewhere: neither played nor in the mover's hand) so; a
+# card is a master when no bit above its own is out, and `bit_count()` counts a suit's cards out.
+_ALL = sum(1 << n for n in NUMBERS)
+
+
+def hint_choice(
+    hand: Sequence[Card],
+    trick: Sequence[tuple[int, Card]],
+    preference: str | None,
+    played: Iterable[Card],
+    voids: Sequence[Collection[str]],
+    me: int,
+    players: int,
+    partners: Collection[int],
+    legal: Sequence[Move],
+    rng: random.Random,
+) -> tuple[Move, str]:
+    """The Game No. 1 hint rules (module doc) on what seat `me` knows, and the reason.
+
+    `hand` is the mover's hand, `trick` the cards on the table (player, card) in order, `played`
+    every card played this deal (the finished tricks and the table), `voids` per seat the suits
+    it has shown out of, `partners` the mover's partners (none without partnerships) and `legal`
+    the legal moves, in the game's order: ties go to the first. `rng` is used only when there
+    is no card to choose.
+    """
+    prefers = [m for m in legal if type(m) is Prefer]
+    if prefers:
+
+        def strength(m: Prefer) -> tuple[int, int]:
+            mine = [c.number for c in hand if c.suit == m.suit]
+            return (len(mine), sum(mine))
+
+        best = max(prefers, key=strength)
+        return best, f"hint: name {best.suit}, the suit held longest and strongest"
+    plays = [m for m in legal if type(m) is Play]
+    if not plays:
+        return rng.choice(legal), "hint: no card to choose"
+    pref = preference
+    out = dict.fromkeys(SUITS, _ALL)  # per suit, the numbers neither played nor in the hand
+    for number, suit in played:
+        out[suit] &= ~(1 << number)
+    for number, suit in hand:
+        out[suit] &= ~(1 << number)
+
+    def master(c: Card) -> bool:
+        return not out[c.suit] >> (c.number + 1)
+
+    def cheap(m: Play) -> tuple[bool, bool, int]:
+        number, suit = m.card
+        return (suit == pref, not out[suit] >> (number + 1), number)
+
+    if not trick:
+        return _lead(plays, out, pref, voids, me, players, partners, master)
+    # the card winning the trick so far, and its player (as `trick_winner`)
+    best_p, top = trick[0]
+    for q, c in trick[1:]:
+        if c.suit == top.suit:
+            if c.number > top.number:
+                best_p, top = q, c
+        elif c.suit == pref and top.suit != pref:
+            best_p, top = q, c
+    if best_p in partners:
+        m = min(plays, key=cheap)
+        return m, "hint: partner is winning the trick; throw the cheapest card"
+    # a card played last wins the trick when it beats the winning card as `trick_winner` says
+    winning = [
+        m
+        for m in plays
+        if (m.card.suit == top.suit and m.card.number > top.number)
+        or (m.card.suit == pref and top.suit != pref)
+    ]
+    if winning:
+        if len(trick) == players - 1:
+            m = min(winning, key=lambda m: (m.card.suit == pref, m.card.number))
+            return m, "hint: last to play; win as cheaply as possible"
+        sure = [m for m in winning if m.card.suit == pref or master(m.card)]
+        if sure:
+            m = min(sure, key=lambda m: (m.card.suit == pref, m.card.number))
+            return m, "hint: win with a card nobody left can beat"
+        m = min(winning, key=lambda m: m.card.number)
+        return m, "hint: take the lead in the trick cheaply"
+    m = min(plays, key=cheap)
+    return m, "hint: cannot win it; throw the cheapest card, keeping Preference cards"
+
+
+def _lead(
+    plays: list[Play],
+    out: dict[str, int],
+    pref: str | None,
+    voids: Sequence[Collection[str]],
+    me: int,
+    players: int,
+    partners: Collection[int],
+    master: Callable[[Card], bool],
+) -> tuple[Move, str]:
+    # suits an opponent has shown out of: leading them may be trumped
+    shown_out = {s for q in range(players) if q != me and q not in partners for s in voids[q]}
+    trumps_out = out[pref].bit_count() if pref is not None else 0
+    my_trumps = [m for m in plays if m.card.suit == pref]
+    side_masters = [
+        m for m in plays if m.card.suit != pref and m.card.suit not in shown_out and master(m.card)
+    ]
+    if side_masters:
+        m = max(side_masters, key=lambda m: m.card.number)
+        return m, "hint: lead a master card (the highest left in its suit)"
+    if my_trumps and trumps_out:
+        top = max(my_trumps, key=lambda m: m.card.number)
+        if master(top.card) or len(my_trumps) > trumps_out:
+            return top, "hint: lead the top Preference card to draw the others' Preference cards"
+    if not trumps_out and my_trumps:
+        m = max(my_trumps, key=lambda m: m.card.number)
+        return m, "hint: no Preference cards are left elsewhere; this wins"
+    safe = [m for m in plays if m.card.suit != pref and m.card.suit not in shown_out]
+    pool = safe or [m for m in plays if m.card.suit != pref] or plays
+    m = min(pool, key=lambda m: m.card.number)
+    return m, "hint: lead low from a side suit nobody has shown out of"
+
+
 class TricksHintBot(Bot):
     name = "hint"
 
     def _choose(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
-        hand = [parse_card(t) for t in view.get("hand", [])]
-        prefers = [m for m in legal if isinstance(m, Prefer)]
-        if prefers:
-
-            def strength(m: Prefer) -> tuple[int, int]:
-                mine = [c.number for c in hand if c.suit == m.suit]
-                return (len(mine), sum(mine))
-
-            best = max(prefers, key=strength)
-            return best, f"hint: name {best.suit}, the suit held longest and strongest"
-        plays = [m for m in legal if isinstance(m, Play)]
-        if not plays:
-            return self.rng.choice(legal), "hint: no card to choose"
         me: int = view["viewer"]
-        pref: str | None = view["preference"]
         played, void = _memory(view)
-        mine = set(hand)
-        out = [c for c in DECK if c not in played and c not in mine]  # elsewhere (or in stock)
-
-        def master(c: Card) -> bool:
-            return not any(o.suit == c.suit and o.number > c.number for o in out)
-
-        def cheap(m: Play) -> tuple[bool, bool, int]:
-            c = m.card
-            return (c.suit == pref, master(c), c.number)
-
-        trick = [(int(q), parse_card(t)) for q, t in view["trick"]]
-        others = [q for q in range(view["players"]) if q != me]
         teams = view.get("teams")
-        partners = {q for t in teams or [] if me in t for q in t if q != me}
-        opponents = [q for q in others if q not in partners]
-        if not trick:
-            return self._lead(plays, hand, out, pref, void, opponents, master)
-        current = trick_winner(trick, pref)
-        if current in partners:
-            m = min(plays, key=cheap)
-            return m, "hint: partner is winning the trick; throw the cheapest card"
-        winning = [m for m in plays if trick_winner([*trick, (me, m.card)], pref) == me]
-        last = len(trick) == view["players"] - 1
-        if winning:
-            if last:
-                m = min(winning, key=lambda m: (m.card.suit == pref, m.card.number))
-                return m, "hint: last to play; win as cheaply as possible"
-            sure = [m for m in winning if master(m.card) or m.card.suit == pref]
-            if sure:
-                m = min(sure, key=lambda m: (m.card.suit == pref, m.card.number))
-                return m, "hint: win with a card nobody left can beat"
-            m = min(winning, key=lambda m: m.card.number)
-            return m, "hint: take the lead in the trick cheaply"
-        m = min(plays, key=cheap)
-        return m, "hint: cannot win it; throw the cheapest card, keeping Preference cards"
-
-    def _lead(
-        self,
-        plays: list[Play],
-        hand: list[Card],
-        out: list[Card],
-        pref: str | None,
-        void: list[set[str]],
-        opponents: Iterable[int],
-        master: Any,
-    ) -> tuple[Move, str]:
-        opp = list(opponents)
-        trumps_out = sum(1 for c in out if c.suit == pref)
-        my_trumps = [m for m in plays if m.card.suit == pref]
-        side_masters = [
-            m
-            for m in plays
-            if m.card.suit != pref
-            and master(m.card)
-            and not any(m.card.suit in void[q] for q in opp)
-        ]
-        if side_masters:
-            m = max(side_masters, key=lambda m: m.card.number)
-            return m, "hint: lead a master card (the highest left in its suit)"
-        if (
-            my_trumps
-            and trumps_out
-            and (
-                master(max(my_trumps, key=lambda m: m.card.number).card)
-                or len(my_trumps) > trumps_out
-            )
-        ):
-            m = max(my_trumps, key=lambda m: m.card.number)
-            return m, "hint: lead the top Preference card to draw the others' Preference cards"
-        safe = [
-            m for m in plays if m.card.suit != pref and not any(m.card.suit in void[q] for q in opp)
-        ]
-        pool = safe or [m for m in plays if m.card.suit != pref] or plays
-        m = min(pool, key=lambda m: m.card.number)
-        if not trumps_out and my_trumps:
-            m = max(my_trumps, key=lambda m: m.card.number)
-            return m, "hint: no Preference cards are left elsewhere; this wins"
-        return m, "hint: lead low from a side suit nobody has shown out of"
+        return hint_choice(
+            hand=[parse_card(t) for t in view.get("hand", [])],
+            trick=[(int(q), parse_card(t)) for q, t in view["trick"]],
+            preference=view["preference"],
+            played=played,
+            voids=void,
+            me=me,
+            players=view["players"],
+            partners={q for t in teams or [] if me in t for q in t if q != me},
+            legal=legal,
+            rng=self.rng,
+        )
 
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
@@ -164,6 +208,43 @@ class TricksHintBot(Bot):
         if len(legal) == 1:
             return legal[0], "the only move"
         return self._choose(view, legal)
+
+
+def hint_policy(state: State, rng: random.Random) -> Move:
+    """The move `TricksHintBot` would choose for the seat to play, computed on a full state (a
+    search bot's determinization) without building a view. It reads only what that seat may know:
+    its own hand and the public record of this deal (the table, the finished tricks, the
+    Preference suit, the seating) — never another hand or the laid-aside cards."""
+    assert isinstance(state, TricksState)
+    legal = state.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    g = state.game
+    n = g.players
+    me = state.turn
+    # the finished tricks, read once: the cards played, and who did not follow the suit led (as
+    # the bot reads the view, whether or not the rules oblige a player to follow)
+    played: list[Card] = []
+    voids: list[set[str]] = [set() for _ in range(n)]
+    for tr in state.tricks:
+        plays = tr["cards"]
+        led = _CARD_BY_TEXT[plays[0][1]].suit
+        for q, text in plays:
+            c = _CARD_BY_TEXT[text]
+            played.append(c)
+            if c.suit != led:
+                voids[q].add(led)
+    trick = state.trick
+    if trick:
+        led = trick[0][1].suit
+        for q, c in trick:
+            played.append(c)
+            if c.suit != led:
+                voids[q].add(led)
+    partners = ((me + n // 2) % n,) if g.partnerships else ()
+    return hint_choice(
+        state.hands[me], trick, state.preference, played, voids, me, n, partners, legal, rng
+    )[0]
 
 
 class BooksHintBot(BooksGreedyBot):
@@ -223,5 +304,11 @@ register_bot("hint", BooksHintBot, game="whoswho-books")
 # visits evenly. Measured against three hint bots: 34% over 100 games and 28.9% over 300 (the
 # strength benchmark) at 0.3; 28-31% over 60-100 games at 0.7 — no clear difference either way.
 register_playout(
-    "whoswho-tricks", _tricks_policy, _tricks_evaluate, pool=25, horizon=_tricks_horizon, c=0.3
+    "whoswho-tricks",
+    hint_policy,
+    _tricks_evaluate,
+    pool=25,
+    horizon=_tricks_horizon,
+    c=0.3,
+    model=hint_policy,
 )
