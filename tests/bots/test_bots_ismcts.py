@@ -178,3 +178,90 @@ def test_whoswho_playouts_stop_at_the_end_of_the_deal() -> None:
         assert trial.deal_no == before + 1
         chances = help_.evaluate(trial)
         assert len(chances) == 4 and abs(sum(chances) - 1) < 1e-9
+
+
+def _counting_model(calls: list[int]) -> Any:
+    """A model that records whose turn it was asked about and plays the first legal move."""
+
+    def model(state: State, rng: random.Random) -> Move:
+        assert state.to_play is not None
+        calls.append(state.to_play)
+        return state.legal_moves()[0]
+
+    return model
+
+
+def test_with_a_model_the_tree_branches_only_on_the_searchers_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At another seat's turn the search follows the game's model instead of branching: the
+    model is asked about the other seats' turns, and every root move is still searched."""
+    from parlour.bots import ismcts
+
+    game = parlour.make("sorry", players=4)
+    s = game.new_game(seed=5)
+    while len(s.legal_moves()) < 2:
+        s.apply(s.legal_moves()[0])
+    me = s.to_play
+    assert me is not None
+    calls: list[int] = []
+    help_ = ismcts.get_playout("sorry")
+    monkeypatch.setitem(
+        ismcts._PLAYOUTS,
+        "sorry",
+        ismcts.Playout(model=_counting_model(calls), evaluate=help_.evaluate, depth=0),
+    )
+    bot = make_bot("ismcts:iterations=200", game, 1)
+    assert isinstance(bot, ISMCTSBot)
+    stats = bot.search(s.view(me), s.legal_moves())
+    assert {m for m, _, _ in stats.moves} == set(s.legal_moves())
+    assert any(q != me for q in calls)
+    # With `model=0` the same search branches on every seat and never asks the model.
+    calls.clear()
+    make_bot("ismcts:iterations=50,model=0", game, 1).choose(s.view(me), s.legal_moves())
+    assert calls == []
+
+
+def test_paired_search_judges_every_root_move_on_the_same_determinizations() -> None:
+    """With common random numbers each root move is tried once per determinization in turn, so
+    the visits are equal (to within one) and the move with the best mean is chosen."""
+    game = parlour.make("whot", players=2, rules="nigerian")
+    s = game.new_game(seed=2)
+    while len(s.legal_moves()) < 3:
+        s.apply(s.legal_moves()[0])
+    p = s.to_play
+    assert p is not None
+    bot = make_bot("ismcts:iterations=301,paired=1", game, 4)
+    assert isinstance(bot, ISMCTSBot)
+    move = bot.choose(s.view(p), s.legal_moves())
+    stats = bot.last
+    assert stats is not None
+    visits = [v for _, v, _ in stats.moves]
+    assert max(visits) - min(visits) <= 1 and sum(visits) == 301
+    assert move == max(stats.moves, key=lambda x: x[2])[0]
+    with pytest.raises(RulesError):
+        make_bot("ismcts:paired=maybe", game, 1)
+
+
+def test_settled_playouts_are_scored_at_the_searchers_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`settle` plays on past the depth until the searcher is to move again (or the game ends),
+    so every leaf is scored at the same point of the round."""
+    from parlour.bots import ismcts
+
+    game = parlour.make("sorry", players=4)
+    s = game.new_game(seed=8)
+    while len(s.legal_moves()) < 2:
+        s.apply(s.legal_moves()[0])
+    me = s.to_play
+    seen: list[int | None] = []
+
+    def evaluate(state: State) -> list[float]:
+        seen.append(None if state.is_over else state.to_play)
+        return [0.25] * 4
+
+    monkeypatch.setitem(
+        ismcts._PLAYOUTS, "sorry", ismcts.Playout(evaluate=evaluate, depth=0, settle=True)
+    )
+    assert me is not None
+    make_bot("ismcts:iterations=100", game, 3).choose(s.view(me), s.legal_moves())
+    assert seen and set(seen) <= {me, None}

@@ -77,6 +77,9 @@ class Playout:
     # Play on past the depth to the searcher's next turn, so every leaf is scored at the same point
     # of the round (a position just after one's own move flatters it: the others have not replied).
     settle: bool = False
+    # Common random numbers at the root: every root move in turn on the same determinization, and
+    # the best mean wins (see the module doc).
+    paired: bool = False
 
 
 _PLAYOUTS: dict[str, Playout] = {}
@@ -92,10 +95,19 @@ def register_playout(
     c: float = 0.7,
     model: Policy | None = None,
     settle: bool = False,
+    paired: bool = False,
 ) -> None:
     """Register a game's playout help (called from the game's own folder)."""
     _PLAYOUTS[game] = Playout(
-        policy, evaluate, depth if depth is not None else 1_000_000, pool, horizon, c, model, settle
+        policy,
+        evaluate,
+        depth if depth is not None else 1_000_000,
+        pool,
+        horizon,
+        c,
+        model,
+        settle,
+        paired,
     )
 
 
@@ -111,6 +123,16 @@ def terminal_rewards(state: State) -> list[float]:
         return [1.0 / n] * n
     share = 1.0 / len(res.winners)
     return [share if i in res.winners else 0.0 for i in range(n)]
+
+
+def _flag(text: str | None, default: bool) -> bool:
+    if text is None:
+        return default
+    if text.lower() in ("1", "yes", "true", "on"):
+        return True
+    if text.lower() in ("0", "no", "false", "off"):
+        return False
+    raise ValueError(f"{text!r} is not 0 or 1")
 
 
 class _Node:
@@ -140,7 +162,7 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game[Any], rng: random.Random, **params: str) -> None:
         super().__init__(game, rng)
-        known = {"iterations", "seconds", "c", "depth", "pool", "max_playout", "model"}
+        known = {"iterations", "seconds", "c", "depth", "pool", "max_playout", "model", "paired"}
         bad = sorted(set(params) - known)
         if bad:
             raise RulesError(f"ismcts takes {', '.join(sorted(known))}; not {', '.join(bad)}")
@@ -152,7 +174,8 @@ class ISMCTSBot(Bot):
             self.pool = int(params.get("pool", help_.pool))
             self.max_playout = int(params.get("max_playout", 2000))
             self.depth = int(params.get("depth", help_.depth))
-            use_model = params.get("model", "1").lower() not in ("0", "no", "false", "off")
+            use_model = _flag(params.get("model"), True)
+            self.paired = _flag(params.get("paired"), help_.paired)
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None
         if self.iterations < 1 or self.pool < 1 or (self.seconds is not None and self.seconds <= 0):
@@ -177,7 +200,12 @@ class ISMCTSBot(Bot):
         deadline = None if self.seconds is None else start + self.seconds
         budget = self.iterations if deadline is None else 1 << 62
         pool: list[State] = []
-        pool_size = self.pool if deadline is not None else min(self.pool, budget)
+        paired = self.paired
+        k = len(legal)
+        if deadline is not None:
+            pool_size = self.pool
+        else:
+            pool_size = min(self.pool, -(-budget // k) if paired else budget)
         root = _Node(None, None, me)
         c = self.c
         depth = self.depth
@@ -195,15 +223,27 @@ class ISMCTSBot(Bot):
         while it < budget:
             if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
                 break
-            if len(pool) < pool_size:
+            j = it // k if paired else it
+            if j >= len(pool) and len(pool) < pool_size:
                 d = game.sample_state(view, GameRng(rng.getrandbits(63)))
                 pool.append(d.copy())
             else:
-                d = pool[it % pool_size].copy()
-            it += 1
+                d = pool[j % len(pool)].copy()
             node = root
+            fresh = False
+            if paired:
+                # Root move `it mod k` on determinization `it div k`: each determinization judges
+                # every root move, so luck common to all of them cancels out of their comparison.
+                m = legal[it % k]
+                child = root.children.get(m)
+                if child is None:
+                    child = root.children[m] = _Node(m, root, me)
+                    fresh = True
+                d.apply(m)
+                node = child
+            it += 1
             # Selection and expansion.
-            while not d.is_over:
+            while not fresh and not d.is_over:
                 player = d.to_play
                 assert player is not None
                 children = node.children
@@ -268,7 +308,10 @@ class ISMCTSBot(Bot):
                 back.visits += 1
                 back.reward += rewards[back.player]
                 back = back.parent
-        ranked = sorted(root.children.values(), key=lambda ch: -ch.visits)
+        if paired:  # equal visits: the best mean
+            ranked = sorted(root.children.values(), key=lambda ch: -ch.reward / ch.visits)
+        else:
+            ranked = sorted(root.children.values(), key=lambda ch: -ch.visits)
         stats = tuple(
             (ch.move, ch.visits, ch.reward / ch.visits) for ch in ranked if ch.move is not None
         )
@@ -276,8 +319,8 @@ class ISMCTSBot(Bot):
 
     # --- the bot protocol -------------------------------------------------------------------------
     def _pick(self, stats: SearchStats, legal: list[Move]) -> Move:
-        """The most visited root move that is legal (the tree only knows legal moves, but the
-        answer is always taken from `legal` itself)."""
+        """The first-ranked root move that is legal: the most visited, or the best mean when
+        paired (the tree only knows legal moves, but the answer is always taken from `legal`)."""
         index = {m: m for m in legal}
         for move, _, _ in stats.moves:
             if move in index:

@@ -203,6 +203,9 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (_SUIT_ORDER[c.suit], c.number))
 
 
+_TRIES = 12
+
+
 def constrained_deal(
     cards: Sequence[Card],
     sizes: Sequence[int],
@@ -212,18 +215,36 @@ def constrained_deal(
     """Share `cards` out into piles of `sizes`, card `i` only to a pile in `allowed[i]`.
 
     Used to redraw what a player cannot see consistently with what the table has shown (a player
-    who did not follow suit has none of it; a card publicly given is in that hand). The order is
-    random; a bipartite matching with augmenting paths guarantees an answer whenever one exists.
-    Raises ValueError when none does.
+    who did not follow suit has none of it; a card publicly given is in that hand). A shuffled deal
+    that breaks no constraint is taken as it is (every consistent deal equally likely); after a few
+    that do, a bipartite matching with augmenting paths in random order finds an answer whenever
+    one exists. Raises ValueError when none does.
     """
     if sum(sizes) != len(cards):
         raise ValueError("piles and cards do not add up")
     slots: list[int] = [p for p, k in enumerate(sizes) for _ in range(k)]
+    # Search bots draw hundreds of these a move, so first the quick way: shuffle, deal in order,
+    # and keep the deal if it breaks no constraint. Rejection keeps every consistent deal equally
+    # likely, as it should be; few tries fail while few suits are known to be missing.
+    every = set(range(len(sizes)))
+    allow_sets = [a if isinstance(a, (set, frozenset)) else set(a) for a in allowed]
+    if all(a >= every for a in allow_sets):
+        tries = 1
+    else:
+        tries = _TRIES
+    deck = list(range(len(cards)))
+    for _ in range(tries):
+        rng.shuffle(deck)
+        if all(slots[si] in allow_sets[ci] for si, ci in enumerate(deck)):
+            piles0: list[list[Card]] = [[] for _ in sizes]
+            for si, ci in enumerate(deck):
+                piles0[slots[si]].append(cards[ci])
+            return piles0
     order = list(range(len(cards)))
     rng.shuffle(order)
     slot_order = list(range(len(slots)))
     rng.shuffle(slot_order)
-    allow = [frozenset(a) for a in allowed]
+    allow = allow_sets
     owner: list[int] = [-1] * len(slots)  # slot -> card index
 
     def place(ci: int, seen: set[int]) -> bool:

@@ -33,7 +33,7 @@ from parlour.core import Move, State
 from .bots import BooksGreedyBot
 from .deck import DECK, NUMBERS, SUITS, Card, parse_card
 from .notation import Play, Prefer
-from .tricks import TricksState, trick_winner
+from .tricks import TricksState
 
 __all__ = ["TricksHintBot", "hint_choice", "hint_policy"]
 
@@ -254,24 +254,6 @@ class BooksHintBot(BooksGreedyBot):
 
 
 # --- playout help for the search bots (full sampled states only) ----------------------------------
-def _tricks_policy(state: State, rng: random.Random) -> Move:
-    """Follow with the cheapest winning card half the time; otherwise random."""
-    legal = state.legal_moves()
-    if len(legal) == 1 or rng.random() < 0.5:
-        return rng.choice(legal)
-    assert isinstance(state, TricksState)
-    trick = state.trick
-    plays = [m for m in legal if isinstance(m, Play)]
-    if not trick or not plays:
-        return rng.choice(legal)
-    me = state.to_play
-    assert me is not None
-    pref = state.preference
-    win = [m for m in plays if trick_winner([*trick, (me, m.card)], pref) == me]
-    pool = win or plays
-    return min(pool, key=lambda m: (m.card.suit == pref, m.card.number))
-
-
 def _tricks_horizon(state: State) -> int:
     """Moves left in this deal: a playout stops where the deal ends, since later deals are dealt
     afresh and no move now changes them (only the score carried into them)."""
@@ -307,8 +289,9 @@ register_playout(
     "whoswho-tricks",
     hint_policy,
     _tricks_evaluate,
-    pool=25,
+    pool=400,
     horizon=_tricks_horizon,
     c=0.3,
     model=hint_policy,
+    paired=True,
 )

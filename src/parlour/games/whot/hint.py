@@ -16,8 +16,8 @@ The advice is one function over plain data (`hint_scores`), so that it runs both
 bot) and straight off a full state (`hint_policy`, for the search bots' model of the other seats
 and their playouts: a few microseconds, with the symbols each seat lacks kept up by the engine).
 
-This file also gives the search bots a fast playout policy and an evaluation of unfinished Whot!
-positions (`register_playout`): ISMCTS plays out on sampled full states, never the true one.
+This file also gives the search bots an evaluation of unfinished Whot! positions
+(`register_playout`): ISMCTS plays out on sampled full states, never the true one.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from .cards import STAR, SYMBOLS, WHOT, parse_card
 from .engine import WhotGame, WhotState, lacks_from_events
 from .moves import WhotMove
 
-__all__ = ["WhotHintBot", "evaluate", "hint_policy", "hint_scores", "lacking", "playout_policy"]
+__all__ = ["WhotHintBot", "evaluate", "hint_policy", "hint_scores", "lacking"]
 
 PICKS = ("pick_two", "pick_three")
 
@@ -247,21 +247,6 @@ def hint_policy(state: State, rng: random.Random) -> Move:
 
 
 # --- playout help for the search bots (full sampled states only) ----------------------------------
-def playout_policy(state: State, rng: random.Random) -> Move:
-    """Play a card when one can go (declared, high first half the time), else draw/end/pass."""
-    legal = state.legal_moves()
-    plays = [m for m in legal if m.kind == "play"]  # type: ignore[attr-defined]
-    if not plays:
-        return legal[-1]
-    declared = [m for m in plays if m.say]  # type: ignore[attr-defined]
-    if declared:
-        plays = declared
-    non_whot = [m for m in plays if m.card != WHOT]  # type: ignore[attr-defined]
-    if non_whot:
-        plays = non_whot
-    return rng.choice(plays)
-
-
 def evaluate(state: State) -> list[float]:
     """A win chance per seat for an unfinished game: fewer cards (and a pick owed by the player
     to move counts against them) is better; a softmax over minus the card counts."""
