@@ -58,6 +58,7 @@ __all__ = [
 Policy = Callable[[State, random.Random], Move]
 Evaluate = Callable[[State], Sequence[float]]
 Horizon = Callable[[State], int]
+Likely = Callable[[State, int], bool]
 
 
 @dataclass(frozen=True)
@@ -80,9 +81,14 @@ class Playout:
     # Common random numbers at the root: every root move in turn on the same determinization, and
     # the best mean wins (see the module doc).
     paired: bool = False
+    # `likely(state, seat)`: is this determinization one the model's play so far makes possible
+    # (say, the suit a hint-playing namer chose is the one its dealt hand was longest in)? The
+    # search then redraws, a few times at most, a determinization that is not.
+    likely: Likely | None = None
 
 
 _PLAYOUTS: dict[str, Playout] = {}
+_REDRAWS = 15  # determinizations drawn at most in search of a likely one
 
 
 def register_playout(
@@ -96,6 +102,7 @@ def register_playout(
     model: Policy | None = None,
     settle: bool = False,
     paired: bool = False,
+    likely: Likely | None = None,
 ) -> None:
     """Register a game's playout help (called from the game's own folder)."""
     _PLAYOUTS[game] = Playout(
@@ -108,6 +115,7 @@ def register_playout(
         model,
         settle,
         paired,
+        likely,
     )
 
 
@@ -185,6 +193,7 @@ class ISMCTSBot(Bot):
         self.horizon = None if "depth" in params else help_.horizon
         self.model = help_.model if use_model else None
         self.settle = help_.settle
+        self.likely = help_.likely if use_model else None
         self.last: SearchStats | None = None
 
     # --- the search -----------------------------------------------------------------------------
@@ -214,6 +223,7 @@ class ISMCTSBot(Bot):
         horizon = self.horizon
         model = self.model
         settle = self.settle
+        likely = self.likely
         max_playout = self.max_playout
         n = game.players
         log = math.log
@@ -226,6 +236,11 @@ class ISMCTSBot(Bot):
             j = it // k if paired else it
             if j >= len(pool) and len(pool) < pool_size:
                 d = game.sample_state(view, GameRng(rng.getrandbits(63)))
+                if likely is not None:
+                    for _ in range(_REDRAWS):
+                        if likely(d, me):
+                            break
+                        d = game.sample_state(view, GameRng(rng.getrandbits(63)))
                 pool.append(d.copy())
             else:
                 d = pool[j % len(pool)].copy()

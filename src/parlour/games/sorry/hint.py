@@ -278,4 +278,12 @@ register_bot("hint", SorryHintBot, game="sorry")
 # The other seats move as the hint bot would (`model`), in the tree and in the playout, and every
 # leaf is scored at the searcher's next turn (`settle`): after the others have answered its move
 # with the cards the determinization deals them, which is what the hint's "danger" only guesses at.
-register_playout("sorry", hint_policy, evaluate, depth=0, c=0.4, model=hint_policy, settle=True)
+register_playout(
+    "sorry",
+    hint_policy,
+    evaluate,
+    depth=0,
+    c=0.4,
+    model=hint_policy,
+    settle=True,
+)

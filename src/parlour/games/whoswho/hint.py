@@ -254,6 +254,32 @@ class BooksHintBot(BooksGreedyBot):
 
 
 # --- playout help for the search bots (full sampled states only) ----------------------------------
+def named_as_hint(state: State, seat: int) -> bool:
+    """Could a namer who plays the hint rules have named this deal's Preference suit with the hand
+    `state` deals it? The hint names the suit it holds most of (then most strongly; the first in
+    the game's order on a tie), so the dealt hand — what it holds now and what it has played this
+    deal — must be longest and strongest in that suit. A search bot keeps to determinizations
+    where this holds (`likely`): a uniform deal gives the namer no more Preference cards than
+    anyone, and a hint-playing namer holds two or three of five. Always true where `seat` itself
+    named, or nobody has yet."""
+    assert isinstance(state, TricksState)
+    namer = state.namer
+    pref = state.preference
+    if pref is None or namer == seat:
+        return True
+    count = dict.fromkeys(SUITS, 0)
+    total = dict.fromkeys(SUITS, 0)
+    dealt = list(state.hands[namer])
+    dealt += [c for q, c in state.trick if q == namer]
+    for tr in state.tricks:
+        dealt += [parse_card(t) for q, t in tr["cards"] if q == namer]
+    for c in dealt:
+        count[c.suit] += 1
+        total[c.suit] += c.number
+    best = max(SUITS, key=lambda u: (count[u], total[u]))
+    return best == pref
+
+
 def _tricks_horizon(state: State) -> int:
     """Moves left in this deal: a playout stops where the deal ends, since later deals are dealt
     afresh and no move now changes them (only the score carried into them)."""
@@ -289,9 +315,9 @@ register_playout(
     "whoswho-tricks",
     hint_policy,
     _tricks_evaluate,
-    pool=400,
+    pool=200,
     horizon=_tricks_horizon,
     c=0.3,
     model=hint_policy,
-    paired=True,
+    likely=named_as_hint,
 )
