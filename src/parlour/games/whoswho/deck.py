@@ -228,10 +228,7 @@ def constrained_deal(
     # likely, as it should be; few tries fail while few suits are known to be missing.
     every = set(range(len(sizes)))
     allow_sets = [a if isinstance(a, (set, frozenset)) else set(a) for a in allowed]
-    if all(a >= every for a in allow_sets):
-        tries = 1
-    else:
-        tries = _TRIES
+    tries = 1 if all(a >= every for a in allow_sets) else _TRIES
     deck = list(range(len(cards)))
     for _ in range(tries):
         rng.shuffle(deck)
