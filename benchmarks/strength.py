@@ -17,6 +17,16 @@ import random
 import statistics
 import time
 
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
 import parlour
 from parlour.bots import make_bot
 from parlour.sim import SimSpec, run, summarize
@@ -103,7 +113,19 @@ def match(
         game=name, players=players, bots=(hero, *[rest] * (players - 1)), rules=rules, seed=seed
     )
     t0 = time.perf_counter()
-    res = run(spec, games, jobs=jobs)
+    # A bar on stderr while the games run (gone when they are done); the figures go to stdout.
+    with Progress(
+        TextColumn(f"{name} {hero} vs {rest}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        res = run(spec, games, jobs=jobs, progress=lambda k: bar.advance(task, k))
     s = summarize(res.rows, players)
     r = next(b for b in s.by_bot if b.label == hero)
     lo, hi = r.interval
@@ -122,9 +144,9 @@ def match(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--hint-games", type=int, default=400, help="games of hint vs random")
-    ap.add_argument("--ismcts-games", type=int, default=150, help="games of ismcts vs hint (Whot!)")
+    ap.add_argument("--ismcts-games", type=int, default=300, help="games of ismcts vs hint (Whot!)")
     ap.add_argument(
-        "--ismcts-games-4p", type=int, default=300, help="games of ismcts vs hint (4-player games)"
+        "--ismcts-games-4p", type=int, default=600, help="games of ismcts vs hint (4-player games)"
     )
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--decisions", type=int, default=40, help="ISMCTS decisions timed per game")
