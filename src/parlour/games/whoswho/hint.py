@@ -33,7 +33,7 @@ from parlour.core import Move, State
 from .bots import BooksGreedyBot
 from .deck import DECK, NUMBERS, SUITS, Card, parse_card
 from .notation import Play, Prefer
-from .tricks import TricksState
+from .tricks import TricksState, winning_play
 
 __all__ = ["TricksHintBot", "hint_choice", "hint_policy"]
 
@@ -114,14 +114,7 @@ def hint_choice(
 
     if not trick:
         return _lead(plays, out, pref, voids, me, players, partners, master)
-    # the card winning the trick so far, and its player (as `trick_winner`)
-    best_p, top = trick[0]
-    for q, c in trick[1:]:
-        if c.suit == top.suit:
-            if c.number > top.number:
-                best_p, top = q, c
-        elif c.suit == pref and top.suit != pref:
-            best_p, top = q, c
+    best_p, top = winning_play(trick, pref)
     if best_p in partners:
         m = min(plays, key=cheap)
         return m, "hint: partner is winning the trick; throw the cheapest card"

@@ -19,6 +19,7 @@ the record replays.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from parlour.core import Game, IllegalMove, Move, Result, RulesError, State
@@ -30,15 +31,16 @@ from .deck import DECK, SUITS, Card, constrained_deal, parse_card, sort_cards
 from .notation import Play, Prefer, parse_tricks_move
 from .rules import TricksRules, deals_each
 
-__all__ = ["TricksGame", "TricksState", "trick_winner"]
+__all__ = ["TricksGame", "TricksState", "trick_winner", "winning_play"]
 
 _PREFER_MOVES = {s: Prefer(s) for s in SUITS}
 _PLAY_MOVES = {c: Play(c) for c in DECK}
 
 
-def trick_winner(plays: list[tuple[int, Card]], preference: str | None) -> int:
+def winning_play(plays: Sequence[tuple[int, Card]], preference: str | None) -> tuple[int, Card]:
     """Seed 004: "The trick is won by the highest card of the Preference suit, if any of that suit
-    has been played; if not, by the highest card of the suit first played." Returns the player."""
+    has been played; if not, by the highest card of the suit first played." Returns the player
+    and the card winning the trick so far."""
     best_p, best = plays[0]
     for p, c in plays[1:]:
         if c.suit == best.suit:
@@ -47,7 +49,12 @@ def trick_winner(plays: list[tuple[int, Card]], preference: str | None) -> int:
         elif c.suit == preference and best.suit != preference:
             best_p, best = p, c
         # a card of neither the suit led nor the Preference suit never wins
-    return best_p
+    return best_p, best
+
+
+def trick_winner(plays: Sequence[tuple[int, Card]], preference: str | None) -> int:
+    """The player winning the trick (so far): see `winning_play`."""
+    return winning_play(plays, preference)[0]
 
 
 class TricksGame(Game["TricksState"]):
