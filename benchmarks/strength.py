@@ -70,7 +70,7 @@ def speeds(name: str, rules: str, players: int, seconds: float = 1.5) -> tuple[f
 
 
 def ismcts_seconds(
-    name: str, rules: str, players: int, iterations: int, decisions: int
+    name: str, rules: str, players: int, spec: str, decisions: int
 ) -> tuple[float, float]:
     """Median and mean CPU seconds (time.process_time, so other load on the machine does not count)
     per ISMCTS decision, over positions with a real choice spread through hint-played games: every
@@ -83,7 +83,7 @@ def ismcts_seconds(
     while len(times) < decisions:
         s = game.new_game(seed=seed)
         seed += 1
-        bot = make_bot(f"ismcts:iterations={iterations}", game, seed)
+        bot = make_bot(spec, game, seed)
         while not s.is_over and len(times) < decisions:
             p = s.to_play
             assert p is not None
@@ -149,12 +149,16 @@ def main() -> None:
         "--ismcts-games-4p", type=int, default=600, help="games of ismcts vs hint (4-player games)"
     )
     ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument(
+        "--params", default="", help="more ismcts parameters, e.g. paired=1,c=0.2 (default: none)"
+    )
     ap.add_argument("--decisions", type=int, default=40, help="ISMCTS decisions timed per game")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--only", help="comma-separated games to run (e.g. whot,sorry)")
     args = ap.parse_args()
     tables = [t for t in TABLES if not args.only or t[0] in args.only.split(",")]
+    hero = f"ismcts:iterations={args.iterations}" + (f",{args.params}" if args.params else "")
 
     print(f"parlour strength benchmark: --jobs {args.jobs}, seed {args.seed}")
     print("== engine speed (hint-played games, one core, wall clock) ==")
@@ -166,14 +170,13 @@ def main() -> None:
         f"iterations, {args.decisions} decisions =="
     )
     for name, rules, players in tables:
-        med, mean = ismcts_seconds(name, rules, players, args.iterations, args.decisions)
+        med, mean = ismcts_seconds(name, rules, players, hero, args.decisions)
         ok = "within" if med <= 0.3 else "OVER"
         print(
             f"{name:15s} {rules:12s} {players}p  median {med:.3f} s/move  mean {mean:.3f}"
             f"  ({ok} the 0.3 s target)"
         )
     print("\n== strength (95% Wilson intervals; bots rotate through the seats) ==")
-    hero = f"ismcts:iterations={args.iterations}"
     for name, rules, players in tables:
         print(match(name, rules, players, "hint", "random", args.hint_games, args.jobs, args.seed))
     for name, rules, players in tables:
