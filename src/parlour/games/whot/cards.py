@@ -134,7 +134,8 @@ def parse_card(text: str) -> int:
     if c not in _IN_PACK:
         sym = SYMBOLS[c & 7]
         have = ", ".join(str(n) for n in _NUMBERS[c & 7])
-        raise IllegalMove(f"there is no {a} {sym} in the Whot! pack; {sym}s are {have}")
+        plural = sym + ("es" if sym.endswith("s") else "s")
+        raise IllegalMove(f"there is no {a} {sym} in the Whot! pack; {plural} are {have}")
     return c
 
 
