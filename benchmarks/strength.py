@@ -6,7 +6,7 @@ game, above 55% in 2-player Whot!, at no more than 0.3 s a move on one core. Als
 seconds per move — CPU seconds (time.process_time) on one core, so other load on the machine does
 not inflate them — and the copy()/apply() speeds the search rests on.
 
-    .venv/bin/python benchmarks/strength.py     # defaults: about 30 min on 2 idle cores (--jobs 2)
+    .venv/bin/python benchmarks/strength.py     # defaults: about an hour on 2 idle cores (--jobs 2)
     .venv/bin/python benchmarks/strength.py --only sorry --ismcts-games-4p 400
 """
 

@@ -9,8 +9,9 @@ exploration term uses how often it was available, not how often its parent was v
 that are seldom possible are not starved.
 
 Sampling a state from a view parses the view and is the slowest step, so the bot draws a pool of
-determinizations once per decision and each iteration searches a `copy()` of one of them. A pool of
-a hundred is plenty for the cards a player cannot see in these games.
+determinizations once per decision and each iteration searches a `copy()` of one of them (each
+game sets the pool's size: where the model's replies are all but fixed by the hidden cards, a
+root move's visits are worth only as many distinct determinizations as they meet).
 
 Playouts are the other cost. A game may register, in its own folder, a cheap playout *policy* on
 full states and an *evaluation* that scores an unfinished state; with them a playout stops after
@@ -25,11 +26,17 @@ follows the model, as in the playouts. Against players who do play like the mode
 search into policy improvement (the rollout algorithm of Bertsekas & Tsitsiklis; Tesauro & Galperin
 1996): each own move is judged by how the game goes on after it, which a one-move rule cannot see.
 Against others the model is still a far better guess than the uniformly random choices an unvisited
-node would make. The policy's move is also the first one tried at a new node of the searcher's.
+node would make. The model's move is also the first one tried at a new node of the searcher's.
+The model's play so far also says something of the hidden cards: a game may give `likely(state,
+seat)`, and a determinization it rejects is redrawn (a few times at most). `settle` plays a
+playout on to the searcher's next turn, so that every leaf is scored at the same point of a round.
+`paired` evaluates every root move in turn on each determinization (common random numbers) and
+plays the best mean; measured, it did no better than visit counts, so no game turns it on.
 
 Budget: `iterations=N` (default 1000) or `seconds=S` (whichever is given; `seconds` wins).
 Other parameters: `c` (exploration; default 0.7 unless the game registers its own), `depth`,
-`pool` (determinizations per move), `model` (0 to branch on every seat's moves instead).
+`pool` (determinizations per move), `model` (0 to branch on every seat's moves instead), `paired`
+(1 for common random numbers at the root).
 """
 
 from __future__ import annotations
