@@ -278,14 +278,14 @@ register_bot("hint", SorryHintBot, game="sorry")
 # The other seats move as the hint bot would (`model`), in the tree and in the playout, and every
 # leaf is scored at the searcher's next turn (`settle`): after the others have answered its move
 # with the cards the determinization deals them, which is what the hint's "danger" only guesses at.
-# A pool of 1,000: the model's replies are all but fixed by the deck order, so a root move's visits
-# are worth only as many distinct determinizations as they meet (a deck shuffle costs 28 µs).
+# Against three hint bots (seed 2024): 28.2% [24.7, 31.9] over 600 games with this pool of 100;
+# 26.9% [24.2, 29.7] over 1,000 with a pool of 1,000 (more distinct deck orders per root move, at
+# 0.14 s a move against 0.125). Neither is separated from the fair 25%.
 register_playout(
     "sorry",
     hint_policy,
     evaluate,
     depth=0,
-    pool=1000,
     c=0.4,
     model=hint_policy,
     settle=True,
