@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.core import Game, Move, RulesError, State
+from parlour.core.options import parse_bool
 from parlour.core.rng import GameRng
 
 from .base import Bot, register_bot
@@ -140,16 +141,6 @@ def terminal_rewards(state: State) -> list[float]:
     return [share if i in res.winners else 0.0 for i in range(n)]
 
 
-def _flag(text: str | None, default: bool) -> bool:
-    if text is None:
-        return default
-    if text.lower() in ("1", "yes", "true", "on"):
-        return True
-    if text.lower() in ("0", "no", "false", "off"):
-        return False
-    raise ValueError(f"{text!r} is not 0 or 1")
-
-
 class _Node:
     __slots__ = ("avail", "children", "move", "parent", "player", "reward", "visits")
 
@@ -189,8 +180,8 @@ class ISMCTSBot(Bot):
             self.pool = int(params.get("pool", help_.pool))
             self.max_playout = int(params.get("max_playout", 2000))
             self.depth = int(params.get("depth", help_.depth))
-            use_model = _flag(params.get("model"), True)
-            self.paired = _flag(params.get("paired"), help_.paired)
+            use_model = parse_bool(params.get("model", True))
+            self.paired = parse_bool(params.get("paired", help_.paired))
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None
         if self.iterations < 1 or self.pool < 1 or (self.seconds is not None and self.seconds <= 0):

@@ -25,6 +25,7 @@ __all__ = [
     "option_table",
     "override",
     "parse_assignments",
+    "parse_bool",
     "rules_to_dict",
 ]
 
@@ -128,7 +129,7 @@ def _coerce(name: str, raw: Any, tp: Any, meta: Mapping[str, Any]) -> Any:
     kind = _type_name(tp)
     try:
         if kind == "bool":
-            value: Any = _to_bool(raw)
+            value: Any = parse_bool(raw)
         elif kind == "int":
             if isinstance(raw, bool):
                 raise ValueError
@@ -170,7 +171,8 @@ def _describe_kind(kind: str) -> str:
     }.get(kind, kind)
 
 
-def _to_bool(raw: Any) -> bool:
+def parse_bool(raw: Any) -> bool:
+    """true/yes/on/1 or false/no/off/0 (any case), as rule options and bot parameters take them."""
     if isinstance(raw, bool):
         return raw
     text = str(raw).strip().lower()
@@ -178,7 +180,7 @@ def _to_bool(raw: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise ValueError(raw)
+    raise ValueError(f"{raw!r} is not true or false (1 or 0, yes or no, on or off)")
 
 
 def _to_map(raw: Any, types: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
