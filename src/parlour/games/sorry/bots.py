@@ -12,10 +12,10 @@ from .board import HOME, START, TRACK
 from .engine import SorryGame, SorryState
 from .notation import PASS, SorryMove
 
-__all__ = ["GreedyBot", "evaluate"]
+__all__ = ["GreedyBot", "evaluate", "pawn_worth"]
 
 
-def _worth(r: int) -> int:
+def pawn_worth(r: int) -> int:
     """How good a pawn's place is: steps made, with a premium for safety and HOME."""
     if r == START:
         return 0
@@ -30,11 +30,11 @@ def evaluate(state: SorryState, ci: int) -> float:
     """Own side's pawns minus the average opponent's, from colour index `ci`'s seat."""
     t = state.t
     pos = state.pos
-    own = sum(_worth(pos[p]) for cj in t.ctrl[ci] for p in range(cj << 2, (cj << 2) + 4))
+    own = sum(pawn_worth(pos[p]) for cj in t.ctrl[ci] for p in range(cj << 2, (cj << 2) + 4))
     opp = t.opp[ci]
     if not opp:
         return float(own)
-    theirs = sum(_worth(pos[p]) for cj in opp for p in range(cj << 2, (cj << 2) + 4))
+    theirs = sum(pawn_worth(pos[p]) for cj in opp for p in range(cj << 2, (cj << 2) + 4))
     return own - theirs / len(opp) * len(t.ctrl[ci])
 
 

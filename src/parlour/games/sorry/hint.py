@@ -28,7 +28,8 @@ from parlour.bots.ismcts import register_playout
 from parlour.core import Move, State
 from parlour.core.rng import GameRng
 
-from .board import ABS, HOME, START, TRACK
+from .board import ABS, HOME, TRACK
+from .bots import pawn_worth
 from .engine import SorryGame, SorryState, _Tables
 from .notation import PASS, SorryMove
 
@@ -40,19 +41,10 @@ _FORWARD = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12})
 _BACKWARD = frozenset({1, 4})
 
 
-def _worth(r: int) -> float:
-    if r == START:
-        return 0.0
-    if r == HOME:
-        return 90.0
-    if r >= TRACK:
-        return r + 8.0
-    return r + 1.0
-
-
 # Tables indexed by a pawn's relative place r, START (-1) included: each has HOME + 2 entries, so
-# index -1 is the last one, START's. _WORTH[r] is _worth(r) (whole numbers, so sums are exact).
-_WORTH = [int(_worth(r)) for r in range(HOME + 1)] + [0]
+# index -1 is the last one, START's. _WORTH[r] is the greedy bot's pawn_worth(r) (whole numbers,
+# so sums are exact).
+_WORTH = [pawn_worth(r) for r in range(HOME + 1)] + [0]
 # _REACH[colour][r]: the track squares a pawn of `colour` on r threatens next turn, as bits;
 # _AT[colour][r]: the bit of the track square r stands on. Both 0 off the track.
 _REACH: list[list[int]] = []
@@ -116,12 +108,6 @@ def _sides(t: _Tables) -> _Sides:
     return got
 
 
-def _side(state: SorryState, ci: int) -> float:
-    r0, r1, r2, r3 = state.pos[ci << 2 : (ci << 2) + 4]
-    w = _WORTH
-    return float(w[r0] + w[r1] + w[r2] + w[r3])
-
-
 def _theirs(pos: list[int], opp: _Opp) -> tuple[float, int]:
     """The opponents' progress (the leader's counting double) and the squares they threaten."""
     if not opp:
@@ -149,12 +135,6 @@ def _danger_of(pos: list[int], own: _Own, threats: int) -> float:
             if at[r] & threats:
                 loss += w[r]
     return loss * 0.25
-
-
-def _danger(state: SorryState, ci: int) -> float:
-    """What own pawns on the track stand to lose to an opponent's pawn next turn."""
-    sides = _sides(state.t)
-    return _danger_of(state.pos, sides.own[ci], _theirs(state.pos, sides.opp[ci])[1])
 
 
 def _score(pos: list[int], own: _Own, theirs: float, threats: int) -> float:
