@@ -31,7 +31,7 @@ from parlour.bots.base import Bot, register_bot
 from parlour.bots.ismcts import register_playout
 from parlour.core import Move, State
 
-from .cards import STAR, SYMBOLS, WHOT, parse_card
+from .cards import SYMBOLS, WHOT, card_points, parse_card
 from .engine import WhotGame, WhotState, lacks_from_events
 from .moves import WhotMove
 
@@ -132,7 +132,7 @@ def hint_scores(
             continue
         sym = c & 7
         num = c >> 3
-        pts = 2 * num if sym == STAR else num
+        pts = card_points(c)
         # Highest values first; then the cards left that could follow it.
         follow = whots + syms[sym] + nums[num] - hand.count(c) - 1
         score = pts / 2.0 + 1.5 * follow
@@ -206,9 +206,7 @@ class WhotHintBot(Bot):
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        scores, moves = self._score(view, legal)
-        best = max(scores)
-        return self.rng.choice([m for s, m in zip(scores, moves, strict=True) if s == best])
+        return _best(*self._score(view, legal), self.rng)
 
     def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:
@@ -242,6 +240,11 @@ def hint_policy(state: State, rng: random.Random) -> Move:
         legal,  # type: ignore[arg-type]  # a Whot! state's moves are all WhotMoves
         game.power_of,
     )
+    return _best(scores, moves, rng)
+
+
+def _best(scores: list[float], moves: list[WhotMove], rng: random.Random) -> WhotMove:
+    """One of the best-scored moves, ties broken by `rng` (the bot's and the policy's way)."""
     best = max(scores)
     return rng.choice([m for s, m in zip(scores, moves, strict=True) if s == best])
 
