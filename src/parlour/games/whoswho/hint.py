@@ -38,28 +38,44 @@ from .tricks import TricksState, winning_play
 __all__ = ["TricksHintBot", "hint_choice", "hint_policy"]
 
 
-def _memory(view: dict[str, Any]) -> tuple[set[Card], list[set[str]]]:
+def _rounds_read(
+    rounds: Iterable[Sequence[tuple[int, Card]]], players: int
+) -> tuple[list[Card], list[set[str]]]:
     """The cards played this deal, and per seat the suits it has shown out of (it did not follow
-    the suit led)."""
-    n = view["players"]
-    played: set[Card] = set()
-    void: list[set[str]] = [set() for _ in range(n)]
-    rounds = [tr["cards"] for tr in view.get("tricks", [])]
-    if view.get("trick"):
-        rounds.append(view["trick"])
+    the suit led, whether or not the rules oblige it to), from the deal's rounds: the finished
+    tricks and the table, each (player, card) in order."""
+    played: list[Card] = []
+    void: list[set[str]] = [set() for _ in range(players)]
     for plays in rounds:
         led: str | None = None
-        for q, text in plays:
-            c = parse_card(text)
-            played.add(c)
+        for q, c in plays:
+            played.append(c)
             if led is None:
                 led = c.suit
             elif c.suit != led:
-                void[int(q)].add(led)
+                void[q].add(led)
     return played, void
 
 
+def _memory(view: dict[str, Any]) -> tuple[list[Card], list[set[str]]]:
+    """What the view shows of this deal: see `_rounds_read`."""
+    rounds = [tr["cards"] for tr in view.get("tricks", [])]
+    if view.get("trick"):
+        rounds.append(view["trick"])
+    cards = [[(int(q), parse_card(t)) for q, t in plays] for plays in rounds]
+    return _rounds_read(cards, view["players"])
+
+
+def suit_strength(cards: Iterable[Card], suit: str) -> tuple[int, int]:
+    """How many cards of `suit`, then their total: the hint names the suit where this is most
+    (seed 004: "the suit that is most strongly represented in his hand")."""
+    numbers = [c.number for c in cards if c.suit == suit]
+    return (len(numbers), sum(numbers))
+
+
 _CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in DECK}
+
+
 # Cards as bits, one int per suit with bit n for the card numbered n: `_ALL` is a whole suit.
 # `hint_choice` keeps the cards "out" (elsewhere: neither played nor in the mover's hand) so; a
 # card is a master when no bit above its own is out, and `bit_count()` counts a suit's cards out.
@@ -88,12 +104,7 @@ def hint_choice(
     """
     prefers = [m for m in legal if type(m) is Prefer]
     if prefers:
-
-        def strength(m: Prefer) -> tuple[int, int]:
-            mine = [c.number for c in hand if c.suit == m.suit]
-            return (len(mine), sum(mine))
-
-        best = max(prefers, key=strength)
+        best = max(prefers, key=lambda m: suit_strength(hand, m.suit))
         return best, f"hint: name {best.suit}, the suit held longest and strongest"
     plays = [m for m in legal if type(m) is Play]
     if not plays:
@@ -215,26 +226,15 @@ def hint_policy(state: State, rng: random.Random) -> Move:
     g = state.game
     n = g.players
     me = state.turn
-    # the finished tricks, read once: the cards played, and who did not follow the suit led (as
-    # the bot reads the view, whether or not the rules oblige a player to follow)
-    played: list[Card] = []
-    voids: list[set[str]] = [set() for _ in range(n)]
-    for tr in state.tricks:
-        plays = tr["cards"]
-        led = _CARD_BY_TEXT[plays[0][1]].suit
-        for q, text in plays:
-            c = _CARD_BY_TEXT[text]
-            played.append(c)
-            if c.suit != led:
-                voids[q].add(led)
     trick = state.trick
+    # the finished tricks hold card texts (they are public records); the table holds cards
+    by_text = _CARD_BY_TEXT
+    rounds = [[(q, by_text[t]) for q, t in tr["cards"]] for tr in state.tricks]
     if trick:
-        led = trick[0][1].suit
-        for q, c in trick:
-            played.append(c)
-            if c.suit != led:
-                voids[q].add(led)
-    partners = ((me + n // 2) % n,) if g.partnerships else ()
+        rounds.append(trick)
+    played, voids = _rounds_read(rounds, n)
+    team = g.team_of(me)
+    partners = [q for q in range(n) if q != me and g.team_of(q) == team]
     return hint_choice(
         state.hands[me], trick, state.preference, played, voids, me, n, partners, legal, rng
     )[0]
@@ -260,17 +260,11 @@ def named_as_hint(state: State, seat: int) -> bool:
     pref = state.preference
     if pref is None or namer == seat:
         return True
-    count = dict.fromkeys(SUITS, 0)
-    total = dict.fromkeys(SUITS, 0)
     dealt = list(state.hands[namer])
     dealt += [c for q, c in state.trick if q == namer]
     for tr in state.tricks:
-        dealt += [parse_card(t) for q, t in tr["cards"] if q == namer]
-    for c in dealt:
-        count[c.suit] += 1
-        total[c.suit] += c.number
-    best = max(SUITS, key=lambda u: (count[u], total[u]))
-    return best == pref
+        dealt += [_CARD_BY_TEXT[t] for q, t in tr["cards"] if q == namer]
+    return max(SUITS, key=lambda u: suit_strength(dealt, u)) == pref
 
 
 def _tricks_horizon(state: State) -> int:
