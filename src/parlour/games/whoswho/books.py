@@ -164,6 +164,9 @@ class BooksGame(Game["BooksState"]):
         return st
 
 
+_REDEALS = 20  # fresh deals tried before a redraw gives up
+
+
 class BooksState(State):
     game: BooksGame
 
@@ -431,10 +434,18 @@ class BooksState(State):
         allowed = [
             [i for i, p in enumerate(others) if p in self.holders.get(c, everyone)] for c in unseen
         ]
-        piles = constrained_deal(unseen, sizes, allowed, rng)
         may = {c: set(a) for c, a in zip(unseen, allowed, strict=True)}
         exempt = (-1, 0) if self.pending is None else (self.turn, self.pending[1].number)
-        self._break_books(piles, others, may, exempt, rng)
+        # The swaps are a local search and can corner themselves (about one deal in 1,500 with
+        # five to seven players): then deal afresh and search again.
+        for attempt in range(_REDEALS):
+            piles = constrained_deal(unseen, sizes, allowed, rng)
+            try:
+                self._break_books(piles, others, may, exempt, rng)
+                break
+            except ValueError:
+                if attempt == _REDEALS - 1:
+                    raise
         return [sort_cards(pile) for pile in piles]
 
     @staticmethod
