@@ -178,9 +178,14 @@ def main() -> None:
         )
     print("\n== strength (95% Wilson intervals; bots rotate through the seats) ==")
     for name, rules, players in tables:
-        print(match(name, rules, players, "hint", "random", args.hint_games, args.jobs, args.seed))
+        if args.hint_games > 0:  # 0 skips the match (when only the search is being measured)
+            print(
+                match(name, rules, players, "hint", "random", args.hint_games, args.jobs, args.seed)
+            )
     for name, rules, players in tables:
         n = args.ismcts_games if players == 2 else args.ismcts_games_4p
+        if n <= 0:
+            continue
         target = 0.55 if name == "whot" else None
         print(
             match(name, rules, players, hero, "hint", n, args.jobs, args.seed, target), flush=True
