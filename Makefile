@@ -22,8 +22,8 @@ test: $(STAMP)
 
 ## lint: ruff and mypy over the code.
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks examples
-	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples tools
+	$(BIN)/ruff format --check src tests benchmarks examples tools
 	$(BIN)/mypy
 
 ## bench: speed figures side by side with peer engines (installed into the venv as the `peers` extra).
