@@ -9,7 +9,6 @@ opponents' progress (the leader's counting double) and the pawns left in danger.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -23,7 +22,6 @@ from parlour.games.sorry.board import HOME, START, TRACK
 from parlour.games.sorry.engine import SorryState
 from parlour.games.sorry.hint import (
     SorryHintBot,
-    evaluate,
     hint_policy,
     move_scores,
     position_score,
@@ -99,17 +97,6 @@ def plain_scores(state: SorryState) -> dict[Move, float]:
     return out
 
 
-def plain_evaluate(state: SorryState) -> list[float]:
-    t = state.t
-    prog = [-1e9] * t.players
-    for ci in range(t.n):
-        v = sum(plain_side(state, cj) for cj in t.ctrl[ci]) - plain_danger(state, ci)
-        prog[t.seat[ci]] = max(prog[t.seat[ci]], v)
-    top = max(prog)
-    w = [math.exp((x - top) / 12.0) for x in prog]
-    return [x / sum(w) for x in w]
-
-
 # --- positions from seeded games --------------------------------------------------------------
 def positions(players: int, rules: str, bot: str, games: int = 3, moves: int = 150) -> list[Any]:
     """Every position of a few seeded games between `bot`s (the first `moves` moves of each)."""
@@ -156,14 +143,6 @@ def test_the_scores_are_the_plain_definition(players: int, rules: str, bot: str)
         assert {m: s for s, m in scores} == plain_scores(state)
         for ci in range(state.t.n):
             assert position_score(state, ci) == plain_position_score(state, ci)
-
-
-@pytest.mark.parametrize(("players", "rules", "bot"), CASES)
-def test_the_search_bots_evaluation_is_the_plain_definition(
-    players: int, rules: str, bot: str
-) -> None:
-    for state in positions(players, rules, bot, games=2):
-        assert evaluate(state) == plain_evaluate(state)
 
 
 def test_judging_the_moves_leaves_the_state_as_it_was() -> None:

@@ -32,6 +32,7 @@ from .board import ABS, HOME, TRACK
 from .bots import pawn_worth
 from .engine import SorryGame, SorryState, _Tables
 from .notation import PASS, SorryMove
+from .values import PLACE_VALUE, TURN_ORDER
 
 __all__ = ["SorryHintBot", "evaluate", "hint_policy", "move_scores", "position_score"]
 
@@ -71,7 +72,7 @@ class _Sides:
     opponents, a getter of the opponents' pawn places (to see that a move left them be) and its
     side's pawns. And the teams, for `evaluate`: colours, own side, opponents' colours, seats."""
 
-    __slots__ = ("opp", "opp_pawns", "own", "reach", "team", "teams")
+    __slots__ = ("opp", "opp_pawns", "own", "team", "teams")
 
     def __init__(self, t: _Tables) -> None:
         n = t.n
@@ -88,7 +89,6 @@ class _Sides:
         self.team = [
             tuple(p for cj in t.ctrl[ci] for p in range(cj << 2, (cj << 2) + 4)) for ci in range(n)
         ]
-        self.reach: _Opp = tuple((ci << 2, _REACH[t.colour[ci]]) for ci in range(n))
         firsts = sorted({t.ctrl[ci][0] for ci in range(n)})
         self.teams = [
             (t.ctrl[ci], self.own[ci], t.opp[ci], tuple(t.seat[cj] for cj in t.ctrl[ci]))
@@ -223,33 +223,35 @@ class SorryHintBot(Bot):
 
 
 # --- playout help for the search bots (full sampled states only) ----------------------------------
+# _VALUE[r]: the learned worth of a pawn on place r (-1..65), START last so that _VALUE[-1] is it.
+_VALUE = PLACE_VALUE[1:] + PLACE_VALUE[:1]
+
+
 def evaluate(state: State) -> list[float]:
-    """A win chance per seat: a softmax over each side's progress less what it stands to lose to
-    a bump next turn (the hint bot's danger), teams sharing theirs. The temperature, 12 progress
-    points, is sharp enough that a bump or a slide moves the estimate well above the noise."""
+    """A win chance per seat from the learned values (values.py): each colour's utility is its
+    pawns' place values plus a term for how soon it moves next; a side sums its colours'; the
+    chances are the softmax over the seats (partners share their side's, as a won game's reward
+    is shared). Fitted on hint-played games, so it is calibrated where the hint's progress score
+    is not: the search averages these chances over the futures it deals, and needs them honest."""
     assert isinstance(state, SorryState)
-    sides = _sides(state.t)
+    t = state.t
     pos = state.pos
-    w = _WORTH
-    progress: list[int] = []
-    reaches: list[int] = []
-    for b, reach in sides.reach:
-        r0, r1, r2, r3 = pos[b : b + 4]
-        progress.append(w[r0] + w[r1] + w[r2] + w[r3])
-        reaches.append(reach[r0] | reach[r1] | reach[r2] | reach[r3])
-    prog = [-1e9] * state.t.players
-    for colours, own, opp, seats in sides.teams:
-        mine = threats = 0
-        for cj in colours:
-            mine += progress[cj]
-        for cj in opp:
-            threats |= reaches[cj]
-        v = mine - _danger_of(pos, own, threats)
+    v = _VALUE
+    n = t.n
+    cur = state.cur
+    utility = [0.0] * n
+    for ci in range(n):
+        b = ci << 2
+        utility[ci] = (
+            v[pos[b]] + v[pos[b + 1]] + v[pos[b + 2]] + v[pos[b + 3]] + TURN_ORDER[(ci - cur) % n]
+        )
+    u = [0.0] * t.players
+    for colours, _, _, seats in _sides(t).teams:
+        side = sum(utility[cj] for cj in colours)
         for seat in seats:
-            if v > prog[seat]:
-                prog[seat] = v
-    top = max(prog)
-    ex = [math.exp((x - top) / 12.0) for x in prog]
+            u[seat] = side
+    top = max(u)
+    ex = [math.exp(x - top) for x in u]
     total = sum(ex)
     return [x / total for x in ex]
 
@@ -257,10 +259,9 @@ def evaluate(state: State) -> list[float]:
 register_bot("hint", SorryHintBot, game="sorry")
 # The other seats move as the hint bot would (`model`), in the tree and in the playout, and every
 # leaf is scored at the searcher's next turn (`settle`): after the others have answered its move
-# with the cards the determinization deals them, which is what the hint's "danger" only guesses at.
-# Against three hint bots (seed 2024): 28.2% [24.7, 31.9] over 600 games with this pool of 100;
-# 26.9% [24.2, 29.7] over 1,000 with a pool of 1,000 (more distinct deck orders per root move, at
-# 0.14 s a move against 0.125). Neither is separated from the fair 25%.
+# with the cards the determinization deals them. Every root move is tried on the same dealt futures
+# (`paired`): the learned chances differ between moves by a point or two, and common futures keep
+# the luck of the draw out of that comparison. Measured against three hint bots: see docs/bots.md.
 register_playout(
     "sorry",
     hint_policy,
@@ -269,4 +270,5 @@ register_playout(
     c=0.4,
     model=hint_policy,
     settle=True,
+    paired=True,
 )
