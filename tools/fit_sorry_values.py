@@ -11,8 +11,8 @@ pawn place (START, the 60 track squares, the 5 safety squares and HOME, on the c
 plus a term for how many turns away its next move is, and a colour's chance to win is the softmax
 of the utilities. It is fitted by maximum likelihood on every decision point of hint-vs-hint
 4-player games, with a smoothness penalty on neighbouring squares so rarely visited ones (the
-other colours' slide triangles) borrow from the squares around them. Choosing a move by these
-values alone wins 30% against three hint bots, against the fair 25% (see docs/bots.md).
+other colours' slide triangles) borrow from the squares around them. What the search makes of
+them against three hint bots is measured by benchmarks/strength.py (see docs/bots.md).
 
     .venv/bin/python tools/fit_sorry_values.py              # 20,000 games, about 3 minutes
     .venv/bin/python tools/fit_sorry_values.py --games 2000 --out /tmp/values.py

@@ -31,7 +31,9 @@ The model's play so far also says something of the hidden cards: a game may give
 seat)`, and a determinization it rejects is redrawn (a few times at most). `settle` plays a
 playout on to the searcher's next turn, so that every leaf is scored at the same point of a round.
 `paired` evaluates every root move in turn on each determinization (common random numbers) and
-plays the best mean; measured, it did no better than visit counts, so no game turns it on.
+plays the best mean: where the evaluation is a calibrated win chance and moves differ by a point
+or two of it (Sorry!), the luck of the draw, common to every move on one determinization, then
+drops out of their comparison. Where it is not, visit counts did as well (Whot!, Who's Who).
 
 Budget: `iterations=N` (default 1000) or `seconds=S` (whichever is given; `seconds` wins).
 Other parameters: `c` (exploration; default 0.7 unless the game registers its own), `depth`,
@@ -87,7 +89,7 @@ class Playout:
     # of the round (a position just after one's own move flatters it: the others have not replied).
     settle: bool = False
     # Common random numbers at the root: every root move in turn on the same determinization, and
-    # the best mean wins (see the module doc).
+    # the best mean wins (see the module doc; Sorry! uses it).
     paired: bool = False
     # `likely(state, seat)`: is this determinization one the model's play so far makes possible
     # (say, the suit a hint-playing namer chose is the one its dealt hand was longest in)? The
