@@ -7,6 +7,16 @@ from typing import Any
 import parlour
 from parlour.games.sorry.engine import SorryState
 
+# Every kind of Sorry! game: (players, preset).
+GAMES = [
+    (2, "regular"),
+    (3, "regular"),
+    (4, "regular"),
+    (4, "partnership"),
+    (2, "partnership"),
+    (4, "points"),
+]
+
 
 def make(
     card: str | None = None,

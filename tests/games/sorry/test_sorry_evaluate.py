@@ -12,22 +12,13 @@ import math
 import random
 
 import pytest
-from sorry_helpers import make
+from sorry_helpers import GAMES, make
 
 import parlour
 from parlour.games.sorry.board import HOME, START, TRACK
 from parlour.games.sorry.engine import SorryState
 from parlour.games.sorry.hint import evaluate, hint_policy
 from parlour.games.sorry.values import PLACE_VALUE, TURN_ORDER
-
-GAMES = [
-    (2, "regular"),
-    (3, "regular"),
-    (4, "regular"),
-    (4, "partnership"),
-    (2, "partnership"),
-    (4, "points"),
-]
 
 
 def value(place: int) -> float:

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import pytest
-from sorry_helpers import make
+from sorry_helpers import GAMES, make
 
 import parlour
 from parlour.bots.base import make_bot
@@ -27,15 +27,6 @@ from parlour.games.sorry.hint import (
     position_score,
 )
 from parlour.games.sorry.notation import PASS, SorryMove
-
-GAMES = [
-    (2, "regular"),
-    (3, "regular"),
-    (4, "regular"),
-    (4, "partnership"),
-    (2, "partnership"),
-    (4, "points"),
-]
 
 
 # --- the plain definition of the hint bot's judgement ---------------------------------------------
