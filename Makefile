@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 serve: $(STAMP)
 	$(BIN)/parlour serve
 
-## test: the whole test suite (and the linters, which are part of "green").
+## test: the whole test suite. (`make lint` runs ruff and mypy; run both before committing.)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto -q
 
