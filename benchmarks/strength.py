@@ -18,18 +18,11 @@ import statistics
 import time
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 import parlour
 from parlour.bots import make_bot
 from parlour.sim import SimSpec, run, summarize
+from parlour.sim.progress import game_bar
 
 TABLES = [
     ("whot", "nigerian", 2),
@@ -114,18 +107,8 @@ def match(
     )
     t0 = time.perf_counter()
     # A bar on stderr while the games run (gone when they are done); the figures go to stdout.
-    with Progress(
-        TextColumn(f"{name} {hero} vs {rest}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("games", total=games)
-        res = run(spec, games, jobs=jobs, progress=lambda k: bar.advance(task, k))
+    with game_bar(f"{name} {hero} vs {rest}", games, Console(stderr=True), transient=True) as tick:
+        res = run(spec, games, jobs=jobs, progress=tick)
     s = summarize(res.rows, players)
     r = next(b for b in s.by_bot if b.label == hero)
     lo, hi = r.interval

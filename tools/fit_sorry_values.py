@@ -32,9 +32,11 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.console import Console
 from scipy.optimize import minimize
 from scipy.special import logsumexp
+
+from parlour.sim.progress import game_bar
 
 PLACES = 67  # START, track 0..59, safety 60..64, HOME 65: index = place + 1
 COLOURS = 4
@@ -58,9 +60,6 @@ class Positions:
     def __len__(self) -> int:
         return len(self.mover)
 
-    def every(self, k: int) -> Positions:
-        return Positions(self.place[::k], self.mover[::k], self.winner[::k])
-
 
 def play(seed: int) -> tuple[list[list[int]], int]:
     """One hint-vs-hint 4-player game: (pawn places + colour to move) at every decision, winner."""
@@ -81,21 +80,14 @@ def play(seed: int) -> tuple[list[list[int]], int]:
 def collect(games: int, seed: int, jobs: int) -> Positions:
     rows: list[list[int]] = []
     winners: list[int] = []
-    columns = (
-        TextColumn("hint games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-    )
     with (
-        Progress(*columns, console=None, transient=True) as bar,
+        game_bar("hint games", games, Console(stderr=True), transient=True) as tick,
         ProcessPoolExecutor(jobs) as pool,
     ):
-        task = bar.add_task("games", total=games)
         for game_rows, winner in pool.map(play, range(seed, seed + games), chunksize=50):
             rows.extend(game_rows)
             winners.extend([winner] * len(game_rows))
-            bar.advance(task)
+            tick(1)
     data = np.array(rows, dtype=np.int64)
     return Positions(
         data[:, :16].reshape(-1, COLOURS, 4) + 1, data[:, 16], np.array(winners, dtype=np.int64)

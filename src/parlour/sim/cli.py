@@ -11,20 +11,13 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from parlour.core import RulesError
 from parlour.core.options import parse_assignments
 from parlour.core.registry import info
 
+from .progress import game_bar
 from .simulate import RunResult, SimSpec, run
 from .stats import Rate, Summary, summarize
 
@@ -130,27 +123,7 @@ def _play(args: argparse.Namespace, spec: SimSpec, console: Console) -> RunResul
     label = f"{spec.game} x{args.games}"
     if args.quiet:
         return run(spec, args.games, args.jobs, args.backend, args.address)
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=False,
-    )
-    with progress:
-        task = progress.add_task(label, total=args.games, rate="")
-
-        def advance(k: int) -> None:
-            progress.advance(task, k)
-            t = progress.tasks[0]
-            el = t.elapsed or 0.0
-            if el > 0:
-                progress.update(task, rate=f"{t.completed / el:.1f} games/s")
-
+    with game_bar(label, args.games, console) as advance:
         return run(spec, args.games, args.jobs, args.backend, args.address, advance)
 
 
