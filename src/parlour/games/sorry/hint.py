@@ -70,7 +70,7 @@ _Opp = tuple[tuple[int, list[int]], ...]  # per colour: its first pawn and its _
 class _Sides:
     """Per colour index of a game: its own side (its own and its partner's colours), its
     opponents, a getter of the opponents' pawn places (to see that a move left them be) and its
-    side's pawns. And the teams, for `evaluate`: colours, own side, opponents' colours, seats."""
+    side's pawns. And the sides, for `evaluate`: each one's colours and seats."""
 
     __slots__ = ("opp", "opp_pawns", "own", "team", "teams")
 
@@ -90,10 +90,7 @@ class _Sides:
             tuple(p for cj in t.ctrl[ci] for p in range(cj << 2, (cj << 2) + 4)) for ci in range(n)
         ]
         firsts = sorted({t.ctrl[ci][0] for ci in range(n)})
-        self.teams = [
-            (t.ctrl[ci], self.own[ci], t.opp[ci], tuple(t.seat[cj] for cj in t.ctrl[ci]))
-            for ci in firsts
-        ]
+        self.teams = [(t.ctrl[ci], tuple(t.seat[cj] for cj in t.ctrl[ci])) for ci in firsts]
 
 
 # The number of players and the partnerships decide the sides: five kinds of game in all.
@@ -246,7 +243,7 @@ def evaluate(state: State) -> list[float]:
             v[pos[b]] + v[pos[b + 1]] + v[pos[b + 2]] + v[pos[b + 3]] + TURN_ORDER[(ci - cur) % n]
         )
     u = [0.0] * t.players
-    for colours, _, _, seats in _sides(t).teams:
+    for colours, seats in _sides(t).teams:
         side = sum(utility[cj] for cj in colours)
         for seat in seats:
             u[seat] = side
