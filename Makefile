@@ -1,10 +1,12 @@
 # parlour's front door. Every target sets itself up: a fresh clone needs only Python >= 3.11.
 PYTHON ?= python3
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test lint bench strength load clean
+.PHONY: serve test test-cluster lint bench strength load clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -13,12 +15,21 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 ## serve: the main job: the web app on http://127.0.0.1:8000 (embedded SQLite store in ./var/).
+##        `make serve HOST=0.0.0.0` lets phones on the same Wi-Fi join (it prints the address).
 serve: $(STAMP)
-	$(BIN)/parlour serve
+	$(BIN)/parlour serve --host $(HOST) --port $(PORT)
 
-## test: the whole test suite. (`make lint` runs ruff and mypy; run both before committing.)
+## test: the whole test suite in one process per server. (`make lint` runs ruff and mypy.)
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto -q
+	$(BIN)/python -m pytest -n auto -q -m "not cluster"
+
+## test-cluster: the server tests again against a cluster: 2 gateways and 2 table workers on
+## PostgreSQL and Redis, with the kill, race, lost-message and restart tests
+## (tests/server/test_server_cluster.py). Not yet part of `make test`: three server tests still
+## fail there (a rematch read through another gateway, and review analyses polled through another
+## gateway than the one running them: their progress is kept in that gateway's memory).
+test-cluster: $(STAMP)
+	PARLOUR_SERVER_MODE=cluster $(BIN)/python -m pytest -q tests/server
 
 ## lint: ruff and mypy over the code.
 lint: $(STAMP)
@@ -32,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/whot_speed.py
 	$(BIN)/python benchmarks/sorry_speed.py
 	$(BIN)/python benchmarks/adapter_speed.py
+	$(BIN)/python benchmarks/vector_speed.py
 
 ## strength: bot strength with 95% intervals (long: tens of minutes on 2 cores).
 strength: $(STAMP)

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["GameTally", "Measurement", "measure", "measure_interleaved"]
+__all__ = ["GameTally", "Measurement", "measure", "measure_interleaved", "measure_rounds"]
 
 WARMUP_SEED_OFFSET = 1_000_000_000
 
@@ -71,15 +71,16 @@ def measure(
     seconds: float,
     seed: int = 0,
     warmup_games: int = 2,
+    clock: Callable[[], float] = time.process_time,
 ) -> Measurement:
-    """Play whole games until `seconds` of wall time (time.perf_counter) are used.
+    """Play whole games until `seconds` of `clock` are used: CPU time by default, so that other
+    processes on a shared machine weigh less (wall time: `clock=time.perf_counter`).
 
     At least one game is always timed. `warmup_games` untimed games come first (seeds below
     `seed`), so that imports, caches and lazily built tables are not charged to the first game.
     """
     for i in range(warmup_games):
         play_game(seed + WARMUP_SEED_OFFSET + i)
-    clock = time.perf_counter
     games = moves = other = cut_off = 0
     start = clock()
     elapsed = 0.0
@@ -93,6 +94,42 @@ def measure(
     return Measurement(games, moves, other, cut_off, elapsed)
 
 
+def measure_rounds(
+    plays: Sequence[Callable[[int], GameTally]],
+    seconds: float,
+    seed: int = 0,
+    rounds: int = 3,
+    on_start: Callable[[int, int], None] | None = None,
+) -> list[list[Measurement]]:
+    """`measure` each of `plays` for `seconds` in all, split into `rounds` interleaved rounds;
+    each play's measurement of each round, round by round.
+
+    Round r gives every engine `seconds / rounds` in turn — in order, then in reverse order the
+    next round — so a change in the machine's load during the run (other processes, thermal
+    state) falls on all of them alike rather than on whichever happened to run then, and figures
+    of the same round can be divided by each other. Each engine's seeds go on from where its last
+    round stopped, so no game is played twice. `on_start(round, index)` is called before each
+    slice.
+    """
+    rounds = max(1, rounds)
+    parts: list[list[Measurement]] = [[] for _ in plays]
+    played = [0] * len(plays)
+    for r in range(rounds):
+        order = range(len(plays)) if r % 2 == 0 else range(len(plays) - 1, -1, -1)
+        for i in order:
+            if on_start is not None:
+                on_start(r, i)
+            part = measure(
+                plays[i],
+                seconds / rounds,
+                seed + played[i],
+                warmup_games=2 if r == 0 else 0,
+            )
+            parts[i].append(part)
+            played[i] += part.games
+    return parts
+
+
 def measure_interleaved(
     plays: Sequence[Callable[[int], GameTally]],
     seconds: float,
@@ -100,24 +137,11 @@ def measure_interleaved(
     rounds: int = 3,
     on_start: Callable[[int, int], None] | None = None,
 ) -> list[Measurement]:
-    """`measure` each of `plays` for `seconds` in all, split into `rounds` interleaved rounds.
-
-    Round r gives every engine `seconds / rounds` in turn, so a change in the machine's load
-    during the run (other processes, thermal state) falls on all of them alike rather than on
-    whichever happened to run then. Each engine's seeds go on from where its last round stopped,
-    so no game is played twice. `on_start(round, index)` is called before each slice.
-    """
-    rounds = max(1, rounds)
-    totals = [Measurement(0, 0, 0, 0, 0.0) for _ in plays]
-    for r in range(rounds):
-        for i, play in enumerate(plays):
-            if on_start is not None:
-                on_start(r, i)
-            part = measure(
-                play,
-                seconds / rounds,
-                seed + totals[i].games,
-                warmup_games=2 if r == 0 else 0,
-            )
-            totals[i] = totals[i] + part
+    """`measure_rounds`, each play's rounds added up."""
+    totals = []
+    for parts in measure_rounds(plays, seconds, seed, rounds, on_start):
+        total = Measurement(0, 0, 0, 0, 0.0)
+        for part in parts:
+            total = total + part
+        totals.append(total)
     return totals

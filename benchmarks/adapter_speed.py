@@ -1,28 +1,39 @@
 """Steps per second of each RL adapter beside the bare engine, random play (one core).
 
-For each game, every adapter plays random legal moves for a time budget, starting new games as
-they end, and the table shows decisions per second:
+For each game, every column plays random legal moves, starting new games as they end, and the
+table shows decisions per CPU-second (time.process_time, so that other processes on the machine
+count less):
 
 * engine      — `state.legal_moves()`, a random choice, `state.apply(move)`;
-* encoding    — the same plus what an agent needs each step: `encoding.observe(view)` and
-                `encoding.legal_mask(legal)`;
+* view+enc    — the same plus the whole re-encoding an agent needed before observers:
+                `encoding.observe(state.view(player))` and `encoding.legal_mask(legal)`;
+* observer    — the same plus what the adapters now do each step: the seat's
+                `encoding.observer(state, seat).observe()` and the kept `encoding.mask(legal)`;
 * pettingzoo  — `env.last()` (observation and mask) and `env.step(action)` per agent turn;
 * gymnasium   — `env.step(action)` of the learning seat; the opponents (`random` bots) move inside
                 the step, so one step is several moves: the column counts every move;
 * openspiel   — `state.legal_actions()`, a random choice, `state.apply_action(a)`.
 
-    python benchmarks/adapter_speed.py                 # 2 s per cell
-    python benchmarks/adapter_speed.py --seconds 5 --games whot sorry
+Every column's agent is the same cheap uniform choice: `random.Random(seed).choice` among the
+legal moves (engine, view+enc, observer), among `mask.nonzero()[0]` (pettingzoo, gymnasium), or
+among the legal actions (openspiel) — its cost is part of each step. Each cell's time is split into
+rounds taken in turn with every other cell, so a change in the machine's load falls on all alike;
+each round's figure is divided by the engine's figure of the same game in the same round, and the
+table prints the min/median/max of the figures and of those ratios. The target of issue 21 is
+pettingzoo and gymnasium at ≥ 25% of the engine.
+
+    python benchmarks/adapter_speed.py                 # 3 rounds of 1 s per cell
+    python benchmarks/adapter_speed.py --rounds 5 --seconds 0.5 --games whot sorry
+    python benchmarks/adapter_speed.py --columns pettingzoo gymnasium   # (and the engine)
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from collections.abc import Callable
-
-import numpy as np
 
 import parlour
 from parlour.adapters import openspiel as osp
@@ -36,103 +47,161 @@ TABLES: dict[str, dict[str, object]] = {
     "whoswho-tricks": {"players": 4},
     "whoswho-books": {"players": 4},
 }
+COLUMNS = ("engine", "view+enc", "observer", "pettingzoo", "gymnasium", "openspiel")
+TARGET = 0.25  # pettingzoo and gymnasium steps/s ÷ engine moves/s (issue 21)
+
+PlayGame = Callable[[int], int]
 
 
-def timed(seconds: float, play_one: Callable[[int], int]) -> float:
-    """Play whole games (seed 0, 1, …) until the budget is spent; moves per second."""
-    moves, seed, t0 = 0, 0, time.perf_counter()
+def timed(seconds: float, play_one: PlayGame, seed: int) -> tuple[float, int]:
+    """Play whole games (seeds `seed`, `seed + 1`, …) for `seconds` of CPU time: moves per
+    CPU-second, and the next seed."""
+    moves, t0 = 0, time.process_time()
     while True:
         moves += play_one(seed)
         seed += 1
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
         if elapsed >= seconds:
-            return moves / elapsed
+            return moves / elapsed, seed
 
 
-def engine(name: str, kw: dict[str, object], with_encoding: bool) -> Callable[[int], int]:
+def engine(name: str, kw: dict[str, object], extra: str) -> PlayGame:
     game = parlour.make(name, **kw)  # type: ignore[arg-type]
     enc = encoding_for(game)
 
     def play(seed: int) -> int:
-        state, rng, n = game.new_game(seed=seed), random.Random(seed), 0
+        state, choice, n = game.new_game(seed=seed), random.Random(seed).choice, 0
+        observers = (
+            [enc.observer(state, p) for p in range(game.players)] if extra == "observer" else []
+        )
         while not state.is_over:
             legal = state.legal_moves()
-            if with_encoding:
-                enc.observe(state.view(state.to_play))
+            p = state.to_play
+            assert p is not None
+            if extra == "view+enc":
+                enc.observe(state.view(p))
                 enc.legal_mask(legal)
-            state.apply(rng.choice(legal))
+            elif extra == "observer":
+                observers[p].observe()
+                enc.mask(legal)
+            state.apply(choice(legal))
             n += 1
         return n
 
     return play
 
 
-def pettingzoo(name: str, kw: dict[str, object]) -> Callable[[int], int]:
+def pettingzoo(name: str, kw: dict[str, object]) -> PlayGame:
     env = pz.env(name, **kw)
-    rng = np.random.default_rng(0)
 
     def play(seed: int) -> int:
         env.reset(seed=seed)
-        n = 0
+        choice, n = random.Random(seed).choice, 0
         for _agent in env.agent_iter():
             obs, _r, term, trunc, _i = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            env.step(choice(obs["action_mask"].nonzero()[0]))
             n += 1
         return n
 
     return play
 
 
-def gymnasium(name: str, kw: dict[str, object]) -> Callable[[int], int]:
+def gymnasium(name: str, kw: dict[str, object]) -> PlayGame:
     env = SeatEnv(name, opponents=["random"], **kw)  # type: ignore[arg-type]
 
     def play(seed: int) -> int:
         _obs, info = env.reset(seed=seed)
+        choice = random.Random(seed).choice
         while True:
-            _obs, _r, term, trunc, info = env.step(env.action_space.sample(info["action_mask"]))
+            action = choice(info["action_mask"].nonzero()[0])
+            _obs, _r, term, trunc, info = env.step(action)
             if term or trunc:
                 return env.moves
 
     return play
 
 
-def openspiel(name: str, kw: dict[str, object]) -> Callable[[int], int]:
+def openspiel(name: str, kw: dict[str, object]) -> PlayGame:
     game = osp.load(name, seed=0, **kw)  # type: ignore[arg-type]
 
     def play(seed: int) -> int:
-        state, rng, n = game.new_initial_state(), random.Random(seed), 0
+        state, choice, n = game.new_initial_state(), random.Random(seed).choice, 0
         while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(choice(state.legal_actions()))
             n += 1
         return n
 
     return play
 
 
-def player(column: str, name: str, kw: dict[str, object]) -> Callable[[int], int]:
-    if column in ("engine", "encoding"):
-        return engine(name, kw, column == "encoding")
+def player(column: str, name: str, kw: dict[str, object]) -> PlayGame:
+    if column in ("engine", "view+enc", "observer"):
+        return engine(name, kw, column)
     return {"pettingzoo": pettingzoo, "gymnasium": gymnasium, "openspiel": openspiel}[column](
         name, kw
     )
 
 
+def spread(xs: list[float], fmt: str) -> str:
+    return "/".join(format(x, fmt) for x in (min(xs), statistics.median(xs), max(xs)))
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=2.0)
-    ap.add_argument("--games", nargs="*", default=list(TABLES))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per cell per round")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    ap.add_argument("--games", nargs="*", default=list(TABLES), choices=list(TABLES))
+    ap.add_argument(
+        "--columns",
+        nargs="*",
+        default=list(COLUMNS),
+        choices=list(COLUMNS),
+        help="the columns to measure (engine is always measured: the ratios need it)",
+    )
     args = ap.parse_args()
-    cols = ("engine", "encoding", "pettingzoo", "gymnasium", "openspiel")
-    print(f"random play, moves per second ({args.seconds:g} s per cell, one core)\n")
-    print(f"{'game':<20}" + "".join(f"{c:>12}" for c in cols))
+    columns = tuple(c for c in COLUMNS if c == "engine" or c in args.columns)
+    cells = [(g, c) for g in args.games for c in columns]
+    plays = {cell: player(cell[1], cell[0], TABLES[cell[0]]) for cell in cells}
+    for play in plays.values():  # warm up: imports, caches, lazily built tables
+        play(10**9)
+    rates: dict[tuple[str, str], list[float]] = {cell: [] for cell in cells}
+    seeds = dict.fromkeys(cells, 0)
+    for r in range(args.rounds):
+        order = cells if r % 2 == 0 else cells[::-1]  # early in one round, late in the next
+        for cell in order:
+            rate, seeds[cell] = timed(args.seconds, plays[cell], seeds[cell])
+            rates[cell].append(rate)
+
+    print(
+        f"random play, moves per CPU-second: min/median/max over {args.rounds} interleaved "
+        f"rounds of {args.seconds:g} s per cell\n"
+    )
+    width = 22
+    print(f"{'game':<18}" + "".join(f"{c:>{width}}" for c in columns))
     for name in args.games:
-        kw = TABLES[name]
-        row = [timed(args.seconds, player(c, name, kw)) for c in cols]
-        label = f"{name} {kw['players']}p"
-        print(f"{label:<20}" + "".join(f"{x:>12,.0f}" for x in row), flush=True)
+        label = f"{name} {TABLES[name]['players']}p"
+        row = [spread([x / 1000 for x in rates[(name, c)]], ",.1f") + "k" for c in columns]
+        print(f"{label:<18}" + "".join(f"{x:>{width}}" for x in row))
+    print(
+        f"\nthe same ÷ the engine's figure of the same round, min/median/max "
+        f"(target: pettingzoo and gymnasium ≥ {TARGET:.0%})\n"
+    )
+    print(f"{'game':<18}" + "".join(f"{c:>{width}}" for c in columns[1:]))
+    for name in args.games:
+        label = f"{name} {TABLES[name]['players']}p"
+        base = rates[(name, "engine")]
+        row = []
+        for c in columns[1:]:
+            ratios = [x / b for x, b in zip(rates[(name, c)], base, strict=True)]
+            verdict = ""
+            if c in ("pettingzoo", "gymnasium"):
+                verdict = " met" if statistics.median(ratios) >= TARGET else " NOT met"
+            row.append(spread([x * 100 for x in ratios], ".1f") + "%" + verdict)
+        row = [f"{x:>{width}}" if len(x) < width else " " + x for x in row]
+        print(f"{label:<18}" + "".join(f"{x:>{width}}" for x in row))
 
 
 if __name__ == "__main__":

@@ -1,20 +1,41 @@
-"""Load on the game server: N concurrent tables of bot-played websocket clients on loopback.
+"""Load on the game server: many tables at once, played over websockets on loopback.
 
-Starts `parlour serve` (embedded SQLite in a temporary directory, unless --database is given),
-opens N tables of S seats each, every seat a websocket client that plays like a bot from its own
-view, and runs for a bounded time. Prints the tables held, moves per second and the move latency
-(a move sent → that seat's next view received) at p50 and p99.
+Starts `parlour serve` (embedded SQLite in a temporary directory unless --database is given) as
+its own process and drives it from this one (the load generator), in two profiles at once:
 
-    .venv/bin/python benchmarks/server_load.py --tables 200 --seats 4 --duration 30
+* human-paced tables: every seat a websocket client that waits a person's thinking time
+  (uniform 0..2×--think seconds) and then plays a random legal move;
+* tables of bots: every seat a server-side bot at the server's default bot delay, with one
+  spectator connected, as a lobby of bot games would be.
 
-Loopback only; every number is bounded (tables ≤ 1000, duration ≤ 300 s).
+It prints the tables held, moves per second (both kinds; min / median / max over one-second
+samples), the latency of a person's move (sent → that seat's next view) at p50 / p99 / max, the
+server's CPU use and its memory per table.
+
+    .venv/bin/python benchmarks/server_load.py --human-tables 1000 --bot-tables 0 --duration 60
+    .venv/bin/python benchmarks/server_load.py --human-tables 200 --bot-tables 200
+
+With `--processes 1,2` it measures clusters instead (docs/deploy.md): for each count N, N table
+workers and N gateways (`parlour serve --role worker|gateway`, or `--gateways G` of them) on a
+throwaway PostgreSQL and Redis (or `--database`/`--bus`), with person-paced tables added in steps
+(`--steps`, each measured `--duration` seconds after `--warmup`) until a person's move takes
+100 ms or more at p99 (two steps in a row) or more tables bring no more moves. Per step it prints
+moves/s (min / median / max over one-second samples), the latency at p50 / p99 / max and the CPU
+of the cluster and of the load generator; then the most moves/s each N held at p99 < 100 ms and
+at any latency, and their ratios.
+
+    .venv/bin/python benchmarks/server_load.py --processes 1,2 --think 0.5
+
+Loopback only; every number is bounded (tables ≤ 2000 of each kind, duration ≤ 600 s).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
 import socket
 import statistics
@@ -27,9 +48,9 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
-import parlour
-from parlour.bots import make_bot
+from parlour.server.collector import FreezingCollector
 
 
 def free_port() -> int:
@@ -41,120 +62,234 @@ def free_port() -> int:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
-        self.moves = 0
+        self.human_moves = 0
+        self.bot_plies = 0
         self.errors = 0
-        self.games = 0
         self.connected = 0
         self.measuring = False
+        self.samples: list[tuple[int, int]] = []  # (human moves, bot plies) each second
 
 
-async def seat_client(
-    base: str, code: str, token: str, seat: int, game: parlour.Game[Any], bot: str,
-    think: float, stats: Stats, stop: asyncio.Event,
-) -> None:  # fmt: skip
-    player = make_bot(bot, game, seed=seat)
-    events: list[Any] = []
+def merge(view: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, Any]:
+    """The seat's whole view from a view message (full, or the keys that changed)."""
+    if view is None or not msg.get("patch"):
+        return dict(msg["view"])
+    out = {**view, **msg["view"]}
+    for key in msg.get("removed", ()):
+        out.pop(key, None)
+    return out
+
+
+async def human_seat(
+    base: str, code: str, token: str, think: float, stats: Stats, stop: asyncio.Event
+) -> None:
+    """One person at a table: waits, then plays a random legal move; times each move."""
+    rng = random.Random(hash((code, token)))
     async with connect(f"ws://{base}/ws/{code}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         stats.connected += 1
+        view: dict[str, Any] | None = None
         sent_at: float | None = None
         sent_ply = -1
+        pending: asyncio.Task[None] | None = None
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
             except TimeoutError:
                 continue
             msg = json.loads(raw)
-            kind = msg["type"]
-            if kind == "error":
+            if msg["type"] == "error":
                 stats.errors += 1
                 sent_at = None
                 continue
-            if kind != "view":
+            if msg["type"] != "view":
                 continue
-            if msg["events_from"] == 0:
-                events = []
-            events.extend(msg["events"])
+            view = merge(view, msg)
             if sent_at is not None and msg["ply"] > sent_ply:
                 if stats.measuring:
                     stats.latencies.append(time.perf_counter() - sent_at)
-                    stats.moves += 1
+                    stats.human_moves += 1
                 sent_at = None
-            if msg.get("result") and seat == 0 and stats.measuring:
-                stats.games += 1
-            if msg["legal"] and sent_at is None:
-                if think:
-                    await asyncio.sleep(think * random.random() * 2)
-                legal = [game.parse_move(t) for t in msg["legal"]]
-                view = {**msg["view"], "events": events}
-                move = player.choose(view, legal)
-                sent_ply = msg["ply"]
-                sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "move": str(move), "ply": msg["ply"]}))
+            if msg["legal"] and sent_at is None and (pending is None or pending.done()):
+                legal, ply = msg["legal"], msg["ply"]
+
+                async def play(legal: list[str] = legal, ply: int = ply) -> None:
+                    nonlocal sent_at, sent_ply
+                    await asyncio.sleep(think * rng.random() * 2)
+                    if stop.is_set():
+                        return
+                    sent_ply, sent_at = ply, time.perf_counter()
+                    move = {"type": "move", "move": rng.choice(legal), "ply": ply}
+                    with contextlib.suppress(ConnectionClosed):
+                        await ws.send(json.dumps(move))
+
+                pending = asyncio.create_task(play())
 
 
-async def run(args: argparse.Namespace, base: str) -> Stats:
+async def spectator(base: str, code: str, stats: Stats, stop: asyncio.Event) -> None:
+    """Watches a table of bots, counting its plies."""
+    async with connect(f"ws://{base}/ws/{code}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        stats.connected += 1
+        last: tuple[int, int] | None = None
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            msg = json.loads(raw)
+            if msg["type"] == "view":
+                now = (msg["game_number"], msg["ply"])
+                if last is not None and now != last and stats.measuring:
+                    stats.bot_plies += 1
+                last = now
+
+
+async def open_tables(
+    api: httpx.AsyncClient, args: argparse.Namespace
+) -> tuple[list[Any], list[str]]:
+    humans: list[tuple[str, list[str]]] = []
+    bots: list[str] = []
+    body = {"game": args.game, "players": args.seats, "preset": args.preset,
+            "match": "rounds-100", "auto_next": True}  # fmt: skip
+    for _ in range(args.human_tables):
+        r = await api.post("/api/tables", json={**body, "name": "seat 0", "idle_timeout": 0})
+        r.raise_for_status()
+        t = r.json()
+        tokens = [t["token"]]
+        for s in range(1, args.seats):
+            j = await api.post(f"/api/tables/{t['code']}/join", json={"name": f"seat {s}"})
+            j.raise_for_status()
+            tokens.append(j.json()["token"])
+        humans.append((t["code"], tokens))
+    for _ in range(args.bot_tables):
+        r = await api.post(
+            "/api/tables", json={**body, "bots": {str(s): "random" for s in range(args.seats)}}
+        )
+        r.raise_for_status()
+        bots.append(r.json()["code"])
+    return humans, bots
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     stats = Stats()
     stop = asyncio.Event()
-    game = parlour.make(args.game, players=args.seats, rules=args.preset)
-    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as api:
-        tables = []
-        for _ in range(args.tables):
-            r = await api.post(
-                "/api/tables",
-                json={"game": args.game, "players": args.seats, "preset": args.preset,
-                      "match": "rounds-100000", "auto_next": True, "bot_delay": 0.0,
-                      "name": "seat 0"},
-            )  # fmt: skip
-            r.raise_for_status()
-            t = r.json()
-            tokens = [t["token"]]
-            for s in range(1, args.seats):
-                j = await api.post(f"/api/tables/{t['code']}/join", json={"name": f"seat {s}"})
-                j.raise_for_status()
-                tokens.append(j.json()["token"])
-            tables.append((t["code"], tokens))
+    rss0 = rss_kib(pid)
+    # the generator holds thousands of websockets too: without this its own full collections
+    # (0.4 s at 1,000 tables) would be counted as the server's latency
+    collecting = asyncio.create_task(FreezingCollector().run())
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=60) as api:
+        t0 = time.perf_counter()
+        humans, bots = await open_tables(api, args)
+        opened = time.perf_counter() - t0
     tasks = [
-        asyncio.create_task(
-            seat_client(base, code, tok, s, game, args.bot, args.think, stats, stop)
-        )
-        for code, tokens in tables
-        for s, tok in enumerate(tokens)
-    ]
+        asyncio.create_task(human_seat(base, code, tok, args.think, stats, stop))
+        for code, tokens in humans
+        for tok in tokens
+    ] + [asyncio.create_task(spectator(base, code, stats, stop)) for code in bots]
     await asyncio.sleep(args.warmup)
+    rss1 = rss_kib(pid)
     stats.measuring = True
-    start = time.perf_counter()
-    await asyncio.sleep(args.duration)
+    cpu0, start, own0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
+    last = (0, 0)
+    for _ in range(int(args.duration)):
+        await asyncio.sleep(1.0)
+        now = (stats.human_moves, stats.bot_plies)
+        stats.samples.append((now[0] - last[0], now[1] - last[1]))
+        last = now
     stats.measuring = False
     elapsed = time.perf_counter() - start
+    cpu = cpu_seconds(pid) - cpu0
+    own = time.process_time() - own0
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
-    stats.elapsed = elapsed  # type: ignore[attr-defined]
-    stats.held = len(tables)  # type: ignore[attr-defined]
-    return stats
+    collecting.cancel()
+    tables = len(humans) + len(bots)
+    return {
+        "stats": stats,
+        "elapsed": elapsed,
+        "opened": opened,
+        "tables": tables,
+        "humans": len(humans),
+        "bots": len(bots),
+        "cpu": cpu / elapsed,
+        "own_cpu": own / elapsed,
+        "rss_per_table": (rss1 - rss0) / max(1, tables),
+        "rss": rss1,
+    }
+
+
+def spread(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return f"{min(values):8.1f} {statistics.median(values):8.1f} {max(values):8.1f}"
+
+
+MANY = "1000000"
+# the load generator is one client: no per-client limit may stand in its way
+SETTINGS = [
+    f"tables_per_minute={MANY}", f"tables_per_client={MANY}", f"max_tables={MANY}",
+    f"max_bot_tables={MANY}", f"bot_tables_per_client={MANY}", f"seats_per_client={MANY}",
+    f"joins_per_minute={MANY}", f"websockets_per_client={MANY}",
+    f"connections_per_client={MANY}",
+]  # fmt: skip
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--human-tables", type=int, default=200)
+    p.add_argument("--bot-tables", type=int, default=0)
     p.add_argument("--seats", type=int, default=4)
     p.add_argument("--game", default="whot")
     p.add_argument("--preset", default=None)
-    p.add_argument("--bot", default="random", help="how each client chooses (a bot name)")
-    p.add_argument("--think", type=float, default=0.05, help="mean pause before a move, s")
+    p.add_argument("--think", type=float, default=2.0, help="mean thinking time of a person, s")
     p.add_argument("--duration", type=float, default=30.0)
-    p.add_argument("--warmup", type=float, default=3.0)
+    p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--database", default=None, help="default: SQLite in a temporary directory")
+    p.add_argument(
+        "--processes", default=None, help="comma-separated worker counts: measure clusters"
+    )
+    p.add_argument("--gateways", type=int, default=None, help="gateways a cluster (default: N)")
+    p.add_argument("--bus", default=None, help="redis://…; default: a throwaway redis-server")
+    p.add_argument(
+        "--steps", default="8,16,32,64,128,256,512", help="person-paced tables at each step"
+    )
+    p.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a server setting (as `parlour serve --setting`), e.g. freeze_gc=false",
+    )
     args = p.parse_args()
-    args.tables = max(1, min(args.tables, 1000))
-    args.duration = max(1.0, min(args.duration, 300.0))
+    if args.processes:
+        from server_cluster_load import cluster_main
+
+        return cluster_main(args, SETTINGS)
+    args.human_tables = max(0, min(args.human_tables, 2000))
+    args.bot_tables = max(0, min(args.bot_tables, 2000))
+    args.duration = max(1.0, min(args.duration, 600.0))
     port = free_port()
+    settings = SETTINGS + args.setting
     with tempfile.TemporaryDirectory(prefix="parlour-load-") as tmp:
         db = args.database or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
-        server = subprocess.Popen(
-            [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(port), "--database", db, "--log-level", "warning"],
-        )  # fmt: skip
+        cmd = [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
+               "--port", str(port), "--database", db, "--log-level", "warning"]  # fmt: skip
+        for s in settings:
+            cmd += ["--setting", s]
+        server = subprocess.Popen(cmd)
         try:
             end = time.monotonic() + 60
             while True:
@@ -165,20 +300,37 @@ def main() -> int:
                     if time.monotonic() > end:
                         raise
                     time.sleep(0.2)
-            stats = asyncio.run(run(args, f"127.0.0.1:{port}"))
+            out = asyncio.run(run(args, f"127.0.0.1:{port}", server.pid))
         finally:
             server.terminate()
-            server.wait(20)
-    lat = sorted(stats.latencies)
+            server.wait(30)
+    stats: Stats = out["stats"]
+    lat = sorted(x * 1000 for x in stats.latencies)
     q = statistics.quantiles(lat, n=100) if len(lat) >= 2 else [float("nan")] * 99
-    elapsed = stats.elapsed  # type: ignore[attr-defined]
-    print(f"game {args.game}, {args.seats} seats, clients play '{args.bot}', think {args.think}s")
-    print(f"tables held     {stats.held} ({stats.connected} websocket seats)")  # type: ignore[attr-defined]
-    print(f"moves/s         {stats.moves / elapsed:.1f}  ({stats.moves} in {elapsed:.1f} s)")
-    print(f"games finished  {stats.games}")
-    print(f"latency p50     {q[49] * 1000:.1f} ms")
-    print(f"latency p99     {q[98] * 1000:.1f} ms")
-    print(f"errors          {stats.errors}")
+    elapsed = out["elapsed"]
+    print(f"parlour server load: {args.game}, {args.seats} seats a table, {os.cpu_count()} CPUs")
+    print(
+        f"tables held      {out['tables']} ({out['humans']} human-paced, think "
+        f"{args.think:g} s; {out['bots']} of bots at the default bot delay), "
+        f"{stats.connected} websockets; opened in {out['opened']:.1f} s"
+    )
+    print("                     min   median      max   (per one-second sample)")
+    print(f"human moves/s  {spread([float(h) for h, _ in stats.samples])}")
+    print(f"bot plies/s    {spread([float(b) for _, b in stats.samples])}")
+    print(f"all moves/s    {spread([float(h + b) for h, b in stats.samples])}")
+    total = stats.human_moves + stats.bot_plies
+    print(f"moves          {total} in {elapsed:.1f} s ({total / elapsed:.1f}/s)")
+    if lat:
+        print(
+            f"move latency   p50 {q[49]:.1f} ms   p99 {q[98]:.1f} ms   max {lat[-1]:.1f} ms   "
+            f"({len(lat)} person moves)"
+        )
+    print(
+        f"CPU            server {out['cpu'] * 100:.0f}% of one core, load generator "
+        f"{out['own_cpu'] * 100:.0f}% (a generator near 100% limits what is measured)"
+    )
+    print(f"server memory  {out['rss'] / 1024:.0f} MiB, {out['rss_per_table']:.0f} KiB a table")
+    print(f"errors         {stats.errors}")
     return 0
 
 

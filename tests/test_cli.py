@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Complet
 
 def test_games_lists_every_game() -> None:
     out = run("games").stdout
-    for name in parlour.games():
+    for name in parlour.core.games():
         assert name in out
 
 
@@ -95,7 +96,7 @@ def test_end_of_input_leaves_cleanly() -> None:
     assert res.returncode == 0 and "Traceback" not in res.stderr
 
 
-@pytest.mark.parametrize("game", sorted(parlour.games()))
+@pytest.mark.parametrize("game", sorted(parlour.core.games()))
 def test_every_game_plays_a_match_in_the_terminal(game: str) -> None:
     res = run(
         "play",
@@ -111,3 +112,33 @@ def test_every_game_plays_a_match_in_the_terminal(game: str) -> None:
     )
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     assert "Match winner:" in res.stdout
+
+
+@pytest.mark.parametrize("game", ["whot", "sorry", "whoswho-tricks", "whoswho-books"])
+def test_the_terminal_speaks_to_you_in_good_grammar(game: str) -> None:
+    # the person at the terminal is "You": "You play", "You have", "Your pawn", "1 card"
+    args = ("play", game, "--players", "3", "--seed", "3", "--match", "single")
+    out = run(*args, stdin="1\n" * 3000).stdout
+    assert "You " in out
+    bad = re.findall(r"\bYou (?:plays|has|goes|is|was|calls|says|draws|wins|lays|names)\b", out)
+    bad += re.findall(r"\b1 cards\b|\bYou's\b|\bYou say [^\n]* and keeps\b", out)
+    assert not bad, bad[:5]
+
+
+def test_replay_names_the_players(tmp_path: Path) -> None:
+    record = tmp_path / "match.json"
+    res = run(
+        "play", "whot", "--players", "2", "--seed", "5", "--bots", "greedy", "--name", "Ada",
+        "--match", "single", "--record", str(record), "--quiet", stdin="1\n" * 3000,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stdout[-500:]
+    assert json.loads(record.read_text())["games"][0]["names"] == ["Ada", "greedy bot 2"]
+    rep = run("replay", str(record), "--moves")
+    assert "Ada" in rep.stdout and "greedy bot" in rep.stdout
+    assert not re.search(r"\bP[12]\b", rep.stdout)
+
+
+def test_serve_refuses_a_port_out_of_range() -> None:
+    res = run("serve", "--port", "99999")
+    assert res.returncode == 2
+    assert "ports go from 1 to 65535" in res.stderr

@@ -10,7 +10,7 @@ from parlour.testing.conformance import CHECKS
 
 def _cases() -> list[tuple[str, str, int]]:
     cases = []
-    for name, gi in sorted(parlour.games().items()):
+    for name, gi in sorted(parlour.core.games().items()):
         sizes = sorted({gi.min_players, gi.default_players, gi.max_players})
         for preset in gi.presets:
             for n in sizes:
@@ -22,7 +22,7 @@ CASES = _cases()
 
 
 def test_there_are_games() -> None:
-    assert "whot" in parlour.games()
+    assert "whot" in parlour.core.games()
 
 
 @pytest.mark.parametrize("check", sorted(CHECKS))

@@ -18,7 +18,15 @@ from rich.table import Table
 
 import parlour
 from parlour.bots import make_bot
-from parlour.core import IllegalMove, Match, ParlourError, State, option_table
+from parlour.core import (
+    IllegalMove,
+    Match,
+    ParlourError,
+    State,
+    option_table,
+    view_to_wire,
+)
+from parlour.core.events import with_names
 from parlour.core.options import parse_assignments
 from parlour.core.registry import GameInfo, info
 from parlour.core.registry import games as all_games
@@ -67,7 +75,7 @@ def _pairs(value: tuple[Any, ...]) -> list[tuple[Any, Any]]:
     return [(k[0], k[1]) if isinstance(k, tuple) else (k, None) for k in value]
 
 
-def _make_game(gi: GameInfo, args: argparse.Namespace) -> parlour.Game[Any]:
+def _make_game(gi: GameInfo, args: argparse.Namespace) -> parlour.Game[Any, Any]:
     rules = getattr(args, "variant", None) or args.rules
     overrides = parse_assignments(args.set)
     return parlour.make(gi.name, players=getattr(args, "players", None), rules=rules, **overrides)
@@ -110,7 +118,7 @@ class TerminalTable:
             f"[bold]{self.gi.title}[/] — {self.game.preset or 'house rules'}, "
             f"{self.game.players} players, match: {self.match.format.name}. Type 'help'."
         )
-        for note in self.match.notes:
+        for note in (with_names(n, self.names) for n in self.match.notes):
             out.print(escape(note))
         while not self.match.is_over:
             state = self.match.next_game()
@@ -159,18 +167,15 @@ class TerminalTable:
     def _show_events(self, view: dict[str, Any], shown: int) -> int:
         events = view.get("events", [])
         names = self._names()
-        for ev in events[shown:]:
-            if self.gi.describe_event is not None:  # the game's words, as Rich markup
-                self.out.print("  · " + self.gi.describe_event(ev, names))
-            else:
-                self.out.print("  · " + escape(_event_text(ev, names)))
+        for ev in events[shown:]:  # the game's words, plain text
+            self.out.print("  · " + escape(self.gi.describe_event(ev, names)))
         return len(events)
 
     def _render(self, view: dict[str, Any], me: int | None) -> None:
         if self.gi.render is not None:
             self.out.print(self.gi.render(view, me, self._names()))
         else:
-            self.out.print_json(json.dumps(view))
+            self.out.print_json(json.dumps(view_to_wire(view)))
 
     def _ask(self, state: State, view: dict[str, Any]) -> Any:
         legal = state.legal_moves()
@@ -196,6 +201,7 @@ class TerminalTable:
             if low == "hint":
                 bot = make_bot("greedy", state.game, seed=len(state.history))
                 move, why = bot.explain(view, legal)
+                why = with_names(why, self._names())
                 self.out.print(f"hint: [bold]{escape(str(move))}[/] ({escape(why)})")
                 continue
             if low.isdigit():
@@ -205,11 +211,8 @@ class TerminalTable:
                 self.out.print(f"[red]There is no move {k}; choose 1 to {len(legal)}.[/]")
                 continue
             try:
-                move = state.game.parse_move(text)
-                if move not in legal:
-                    raise IllegalMove(f"{move} is not legal now")
-                return move
-            except IllegalMove as exc:
+                return state.check(text)  # the one gate: no move at all, or not legal now and why
+            except IllegalMove as exc:  # NotAMove, or NotLegalNow with the game's reason
                 self.out.print(
                     f"[red]{escape(exc.reason)}.[/] Type a number from the list, or 'help'."
                 )
@@ -268,16 +271,9 @@ class TerminalTable:
         tmp.replace(self.record_path)
 
 
-def _event_text(ev: Any, names: list[str]) -> str:
-    if isinstance(ev, str):
-        return ev
-    if isinstance(ev, dict):
-        return str(ev.get("text", ev))
-    who, what = ev[0], ev[1]
-    if not isinstance(who, int) or who < 0:
-        return str(what)
-    name = names[who] if who < len(names) else f"P{who + 1}"
-    return f"{name}: {what}"
+def _words(gi: GameInfo, event: Any, names: list[str]) -> str:
+    text: str = gi.describe_event(event, names)
+    return text
 
 
 def cmd_play(args: argparse.Namespace, out: Console) -> int:
@@ -286,41 +282,60 @@ def cmd_play(args: argparse.Namespace, out: Console) -> int:
 
 # --- parlour replay -------------------------------------------------------------------------------
 def cmd_replay(args: argparse.Namespace, out: Console) -> int:
-    path = Path(args.file)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ParlourError(f"no file {str(path)!r}") from None
-    except json.JSONDecodeError as exc:
-        raise ParlourError(f"{path} is not JSON: {exc}") from None
-    records = data["games"] if isinstance(data, dict) and "games" in data else [data]
-    for k, rec in enumerate(records, 1):
-        record = parlour.Record.from_dict(rec)
+    from parlour.review.files import choose_game, load_games
+    from parlour.review.step import show_position, step_through
+
+    games = load_games(args.file)
+    if args.step:
+        _, entry = choose_game(games, args.game)
+        seat = _replay_seat(args, entry.record)
+        return step_through(entry.record, entry.names, out, seat=seat, open_hands=args.open)
+    chosen = list(enumerate(games, 1))
+    if args.game is not None:
+        chosen = [choose_game(games, args.game)]
+    for k, entry in chosen:
+        record, names = entry.record, entry.names
+        seat = _replay_seat(args, record)
         gi = info(record.game)
         final = parlour.replay(record)
-        names = [f"P{i + 1}" for i in range(record.players)]
+        names = list(record.names) or names
+        if args.open and not final.is_over:
+            raise ParlourError("--open shows every hand of a finished game only")
         out.rule(f"{gi.title} — game {k}, {len(record.moves)} moves, seed {record.seed}")
-        if args.moves:
+        if args.moves:  # every move, then what it made happen, in the game's words
             state = parlour.replay(record, upto=0)
+            seen = 0
             for text in record.moves:
                 who = state.to_play
                 state.apply(text)
-                out.print(f"{names[who] if who is not None else '?'}: {escape(text)}")
-        if gi.render is not None:
-            out.print(gi.render(final.view(None), None, names))
-        if final.is_over:
-            res = final.result()
-            out.print(f"Winner: {', '.join(names[w] for w in res.winners)} — {escape(res.reason)}")
-        else:
+                out.print(f"{escape(names[who]) if who is not None else '?'}: {escape(text)}")
+                events = state.view(seat)["events"]
+                for ev in events[seen:]:
+                    out.print("    · " + escape(_words(gi, ev, names)))
+                seen = len(events)
+        show_position(out, gi, final, names, seat, args.open)
+        if not final.is_over:
             out.print("(unfinished game)")
     return 0
+
+
+def _replay_seat(args: argparse.Namespace, record: parlour.Record) -> int | None:
+    if args.seat is None:
+        return None
+    if args.open:
+        raise ParlourError("choose --seat (one seat's view) or --open (every hand), not both")
+    if not 1 <= args.seat <= record.players:
+        raise ParlourError(f"--seat must be from 1 to {record.players}")
+    return int(args.seat) - 1
 
 
 # --- entry point ----------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="parlour",
-        description="Classic tabletop games from their rule sheets: Whot!, Sorry!, Who's Who.",
+        description="Classic tabletop games from their rule sheets: "
+        + ", ".join(gi.title for _, gi in sorted(all_games().items()))
+        + ".",
     )
     parser.add_argument("--version", action="version", version=f"parlour {parlour.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -337,6 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rules", help="show every rule option of a game with its source")
     rules_args(r)
+    r.add_argument("--players", "-n", type=int, help="number of players (options may depend on it)")
 
     p = sub.add_parser("play", help="play in the terminal against bots")
     rules_args(p)
@@ -354,6 +370,14 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="replay a saved record in the terminal")
     rp.add_argument("file", help="a record (.json) saved by play, the server or a State.record()")
     rp.add_argument("--moves", action="store_true", help="list every move")
+    rp.add_argument(
+        "--step",
+        action="store_true",
+        help="step through one game: Enter next, b back, a number jumps, q quits",
+    )
+    rp.add_argument("--seat", type=int, help="show the table from this seat's view (from 1)")
+    rp.add_argument("--open", action="store_true", help="show every hand (a finished game only)")
+    rp.add_argument("--game", type=int, help="which game of a match file, from 1")
     return parser
 
 
@@ -366,7 +390,7 @@ COMMANDS: dict[str, Any] = {
 
 # Subsystems that add their own subcommands: each module has `add_commands(sub, commands)`, which
 # adds its parsers to `sub` and its handlers `(args, console) -> exit code` to `commands`.
-PLUGINS = ("parlour.sim.cli", "parlour.server.cli")
+PLUGINS = ("parlour.sim.cli", "parlour.server.cli", "parlour.review.cli")
 
 
 def _add_plugins(parser: argparse.ArgumentParser) -> None:

@@ -79,7 +79,7 @@ def test_observation_depends_only_on_the_view(table: tuple[str, dict[str, Any]])
 
 
 def test_every_game_has_an_encoding_with_documented_fields() -> None:
-    for name in parlour.games():
+    for name in parlour.core.games():
         enc = encoding_for(parlour.make(name))
         docs = enc.field_docs()
         assert docs and all(d["doc"] for d in docs)

@@ -5,6 +5,7 @@ parlour's Whot! against parlour's hint bot."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from adapters_support import need
@@ -20,7 +21,7 @@ from open_spiel.python.algorithms import ismcts  # noqa: E402
 
 from parlour.adapters import openspiel as osp  # noqa: E402
 
-TABLES = [
+TABLES: list[tuple[str, dict[str, Any]]] = [
     ("whot", {"players": 4, "rules": "nigerian"}),
     ("whot", {"players": 3, "rules": "english"}),
     ("sorry", {"players": 2}),
@@ -32,7 +33,7 @@ TABLES = [
 
 def test_register_all_names_every_game() -> None:
     names = osp.register_all()
-    assert set(names) == {osp.short_name(n) for n in parlour.games()}
+    assert set(names) == {osp.short_name(n) for n in parlour.core.games()}
     assert osp.register_all() == names  # idempotent
     assert set(names) <= set(pyspiel.registered_names())
     gt = pyspiel.load_game("parlour_whot").get_type()
@@ -41,8 +42,8 @@ def test_register_all_names_every_game() -> None:
 
 
 @pytest.mark.parametrize(("name", "kw"), TABLES, ids=[f"{n}-{k['players']}" for n, k in TABLES])
-def test_random_games_to_the_end_through_pyspiel(name: str, kw: dict[str, object]) -> None:
-    game = osp.load(name, seed=5, **kw)  # type: ignore[arg-type]
+def test_random_games_to_the_end_through_pyspiel(name: str, kw: dict[str, Any]) -> None:
+    game = osp.load(name, seed=5, **kw)
     assert game.num_players() == kw["players"]
     rng = random.Random(1)
     for _ in range(2):

@@ -9,7 +9,7 @@ import pytest
 
 import parlour
 from parlour.bots import Bot, ISMCTSBot, advise, bot_names, make_bot
-from parlour.core import Move, RulesError, State
+from parlour.core import Move, RulesError, State, info
 from parlour.core.rng import GameRng
 
 GAMES = [
@@ -82,7 +82,9 @@ class _Guard(Bot):
 
 
 @pytest.mark.parametrize(("name", "players", "rules"), GAMES)
-def test_bots_only_receive_views(name: str, players: int, rules: str | None) -> None:
+def test_bots_only_receive_views(
+    name: str, players: int, rules: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import parlour.sim.simulate as sim
 
     spec = sim.SimSpec(
@@ -92,24 +94,21 @@ def test_bots_only_receive_views(name: str, players: int, rules: str | None) -> 
         rules=rules,
     )
     guards: list[_Guard] = []
-    real = sim.make_bot
+    real = make_bot
 
     def wrapped(b: str, game: Any, seed: int | None = None) -> Bot:
         g = _Guard(real(b, game, seed))
         guards.append(g)
         return g
 
-    sim.make_bot = wrapped  # type: ignore[assignment]
-    try:
-        row = sim.play_game(spec, 0)
-    finally:
-        sim.make_bot = real
+    monkeypatch.setattr(sim, "make_bot", wrapped)
+    row = sim.play_game(spec, 0)
     assert row["moves"] > 0
     assert sum(g.calls for g in guards) == row["moves"]
 
 
 def test_every_game_has_hint_and_ismcts() -> None:
-    for name in parlour.games():
+    for name in parlour.core.games():
         names = bot_names(name)
         assert {"hint", "ismcts", "random"} <= set(names), name
 
@@ -160,10 +159,10 @@ def test_hint_bots_play_whole_games() -> None:
 def test_whoswho_playouts_stop_at_the_end_of_the_deal() -> None:
     """The Game No. 1 horizon counts the moves left in the deal, so a playout of that many moves
     ends exactly where the deal does (later deals are dealt afresh)."""
-    from parlour.bots.ismcts import get_playout
+    from parlour.bots.ismcts import search_help
 
     game = parlour.make("whoswho-tricks", players=4)
-    help_ = get_playout("whoswho-tricks")
+    help_ = search_help("whoswho-tricks")
     assert help_.horizon is not None and help_.evaluate is not None
     rng = random.Random(3)
     s = game.new_game(seed=3)
@@ -205,11 +204,11 @@ def test_with_a_model_the_tree_branches_only_on_the_searchers_moves(
     me = s.to_play
     assert me is not None
     calls: list[int] = []
-    help_ = ismcts.get_playout("sorry")
-    monkeypatch.setitem(
-        ismcts._PLAYOUTS,
-        "sorry",
-        ismcts.Playout(model=_counting_model(calls), evaluate=help_.evaluate, depth=0),
+    help_ = ismcts.search_help("sorry")
+    monkeypatch.setattr(
+        info("sorry"),
+        "search",
+        ismcts.SearchHelp(model=_counting_model(calls), evaluate=help_.evaluate, depth=0),
     )
     bot = make_bot("ismcts:iterations=200", game, 1)
     assert isinstance(bot, ISMCTSBot)
@@ -259,9 +258,33 @@ def test_settled_playouts_are_scored_at_the_searchers_turn(monkeypatch: pytest.M
         seen.append(None if state.is_over else state.to_play)
         return [0.25] * 4
 
-    monkeypatch.setitem(
-        ismcts._PLAYOUTS, "sorry", ismcts.Playout(evaluate=evaluate, depth=0, settle=True)
+    monkeypatch.setattr(
+        info("sorry"), "search", ismcts.SearchHelp(evaluate=evaluate, depth=0, settle=True)
     )
     assert me is not None
     make_bot("ismcts:iterations=100", game, 3).choose(s.view(me), s.legal_moves())
     assert seen and set(seen) <= {me, None}
+
+
+@pytest.mark.parametrize("paired", ["0", "1"])
+def test_the_search_traces_each_iterations_root_move_and_reward(paired: str) -> None:
+    """`search(..., trace=[])` lists every iteration's root move and the seat's reward: per move,
+    as many as its visits, averaging to its estimate; a search without a trace finds the same."""
+    game = parlour.make("whot", players=2, rules="nigerian")
+    s = game.new_game(seed=2)
+    while len(s.legal_moves()) < 3:
+        s.apply(s.legal_moves()[0])
+    p = s.to_play
+    assert p is not None
+    trace: list[tuple[Move, float]] = []
+    bot = make_bot(f"ismcts:iterations=300,paired={paired}", game, 4)
+    assert isinstance(bot, ISMCTSBot)
+    stats = bot.search(s.view(p), s.legal_moves(), trace=trace)
+    assert len(trace) == stats.iterations == 300
+    for move, visits, mean in stats.moves:
+        rewards = [r for m, r in trace if m == move]
+        assert len(rewards) == visits
+        assert sum(rewards) / visits == pytest.approx(mean)
+    again = make_bot(f"ismcts:iterations=300,paired={paired}", game, 4)
+    assert isinstance(again, ISMCTSBot)
+    assert again.search(s.view(p), s.legal_moves()).moves == stats.moves

@@ -30,7 +30,7 @@ TABLES = [
 
 
 def test_every_game_is_covered() -> None:
-    assert {name for name, _, _ in TABLES} == set(parlour.games())
+    assert {name for name, _, _ in TABLES} == set(parlour.core.games())
 
 
 @pytest.mark.parametrize(("name", "players", "rules"), TABLES)

@@ -73,17 +73,36 @@ def browser() -> Iterator[Any]:
 class Server:
     """A `parlour serve` process on a free loopback port with its own SQLite file."""
 
-    def __init__(self, tmp: Path, bot_delay: float = 0.05) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        bot_delay: float = 0.05,
+        env: dict[str, str] | None = None,
+        host: str = "127.0.0.1",
+        settings: list[str] | None = None,
+    ) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"http://127.0.0.1:{self.port}"  # also with --host 0.0.0.0: tests stay local
         self.log = tmp / "server.log"
         cmd = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port)]
+        cmd += ["--host", host]
         cmd += ["--database", f"sqlite:///{tmp / 'parlour.sqlite3'}", "--bot-delay", str(bot_delay)]
         cmd += ["--log-level", "warning"]
+        # the tests open many tables from one address, some of bots only, quickly, and every
+        # person in them sits down from that address too (a module's tables stay open)
+        for setting in ("tables_per_minute=100000", "tables_per_client=100000",
+                        "bot_table_min_delay=0", "joins_per_minute=100000",
+                        "seats_per_client=100000",
+                        *(settings or ())):  # fmt: skip
+            cmd += ["--setting", setting]
         self.proc = subprocess.Popen(
-            cmd, stdout=self.log.open("w"), stderr=subprocess.STDOUT, cwd=tmp
+            cmd,
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
+            cwd=tmp,
+            env={**os.environ, **(env or {})},
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -21,7 +21,7 @@ SPLIT = re.compile(r"^7 (\S+?)\+(\d) (\S+?)\+(\d)$")
 
 def pressed(page: Any, selector: str) -> bool:
     loc = page.locator(selector)
-    return loc.count() > 0 and loc.first.get_attribute("aria-pressed") == "true"
+    return bool(loc.count() > 0 and loc.first.get_attribute("aria-pressed") == "true")
 
 
 def select_pawn(page: Any, square: str) -> None:
@@ -81,9 +81,18 @@ def play_by_clicks(page: Any, move: str) -> None:
         page.click(f'#board .marks [data-move="{move}"]')
 
 
-def played(page: Any, ply: int) -> dict[str, Any]:
+def played(page: Any, ply: int, move: str = "") -> dict[str, Any]:
     """Wait for the move to be taken: the game's ply moves on."""
-    page.wait_for_function(f"window.parlourTable.msg.ply > {ply}", timeout=15_000)
+    try:
+        page.wait_for_function(f"window.parlourTable.msg.ply > {ply}", timeout=15_000)
+    except Exception as e:  # say which move the clicks failed to make, and what the page showed
+        marks = page.evaluate(
+            "[...document.querySelectorAll('#board .marks [data-move], #board .marks [data-dest],"
+            " #board [aria-pressed=true]')].map(e => e.outerHTML.slice(0, 120))"
+        )
+        said = page.inner_text("body")[:1500]
+        why = f"{move!r} not taken after ply {ply}; marks {marks}; page: {said}"
+        raise AssertionError(why) from e
     return msg(page)
 
 
@@ -127,7 +136,7 @@ def test_play_into_a_sorry_game_by_clicking_pawns_and_destinations(
         entering = [x for x in moves if " enter " in x]
         move = rng.choice(entering or moves)
         play_by_clicks(page, move)
-        after = played(page, ply)
+        after = played(page, ply, move)
         turns += 1
         red = on_board(after["view"]["pawns"]["red"])
         if move != "pass":
@@ -275,7 +284,7 @@ def test_the_point_score_game_card_from_the_hand_then_its_move(page: Any, server
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
             shoot(page, "sorry-points-phone")
         play_by_clicks(page, move)
-        after = played(page, ply)
+        after = played(page, ply, move)
         turns += 1
         # the card left the hand and a new one was drawn (only red's own moves touch red's hand)
         rest = list(m["view"]["hands"]["red"])
@@ -354,3 +363,67 @@ def test_partnership_game_moving_the_partners_pawns_by_clicks(page: Any, server:
         "gs => gs.map(g => g.getAttribute('aria-label'))"
     )
     assert all("pawn" in x or "START" in x for x in labels)
+
+
+def test_the_players_choose_their_colours_in_the_lobby(page: Any, server: Server) -> None:
+    """Seed 003 rule 2: "Each player chooses a colour". The lobby asks (the rule option
+    `colours`, ticked in seat order), and the board plays the colours chosen: the host's green
+    pawns leave green's START and are moved by clicks."""
+    page.goto(server.url + "/")
+    page.select_option("#game", "sorry")
+    page.select_option("#players", "2")
+    page.click("details.opts summary")
+    # the lobby lists every rule option, the point-score game's two readings among them
+    assert page.locator("#opt-point_two_again[type=checkbox]").count() == 1
+    decline = page.locator("#opt-point_eleven_decline option")
+    assert decline.evaluate_all("os => os.map(o => o.value)") == ["free", "forfeit"]
+    ticks = page.locator("#opt-colours input[type=checkbox]")
+    assert ticks.evaluate_all("bs => bs.map(b => b.value)") == ["red", "blue", "yellow", "green"]
+    assert ticks.evaluate_all("bs => bs.filter(b => b.checked).length") == 0  # fixed seating
+    page.check('#opt-colours input[value="blue"]')
+    page.check('#opt-colours input[value="green"]')
+    page.check('#opt-colours input[value="red"]')
+    page.uncheck('#opt-colours input[value="blue"]')  # the order is the order ticked
+    assert page.inner_text('#opt-colours [data-place="green"]') == "(1)"
+    assert page.inner_text('#opt-colours [data-place="red"]') == "(2)"
+    assert page.inner_text('#opt-colours [data-place="blue"]') == ""
+    page.select_option("select[data-seat='1']", "random")
+    page.fill("#name", "Ada")
+    page.set_viewport_size(PHONE)
+    page.locator("#opt-colours").scroll_into_view_if_needed()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shoot(page, "sorry-lobby-colours-phone")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    code = page.url.rsplit("/", 1)[1]
+    assert server.api(f"/api/tables/{code}")["rules"]["colours"] == ["green", "red"]
+    page.wait_for_function(READY)
+    m = msg(page)
+    assert m["view"]["colours"] == ["green", "red"] and m["view"]["seats"] == [0, 1]
+    legend = page.locator(".sorry-legend li").all_inner_texts()
+    assert "green — Ada" in legend[0] and "red — random bot" in legend[1]
+    # green's and red's STARTs are drawn, blue's and yellow's not
+    assert page.locator('#board [data-pawn="gstart"], #board [data-at="gstart"]').count() >= 1
+    assert page.locator('#board [data-at="bstart"], #board [data-at="ystart"]').count() == 0
+    ply = -1
+    moved = False
+    for _ in range(40):  # until a green pawn on the board is moved by clicks
+        m = wait_turn(page, ply)
+        if m.get("result"):
+            break
+        ply = m["ply"]
+        assert m["view"]["turn"] == "green"
+        legal = m["legal"]
+        entering = [x for x in legal if " enter " in x]
+        moves = [x for x in legal if x != "pass" and x not in entering]
+        assert all(x.endswith("enter g") for x in entering)
+        move = (moves or entering or legal)[0]
+        play_by_clicks(page, move)
+        after = played(page, ply, move)
+        if moves:
+            moved = True
+            assert on_board(after["view"]["pawns"]["green"])
+            break
+    assert moved, "green never had a pawn to move"
+    shoot(page, "sorry-colours-desktop")

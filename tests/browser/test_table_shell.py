@@ -4,6 +4,7 @@ spectators, and names shown as text."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .conftest import Server, new_person, open_table
@@ -24,7 +25,10 @@ def test_whose_turn_the_clock_and_the_log_in_words(page: Any, server: Server) ->
     assert page.inner_text("#turn") == "Your turn."
     assert page.locator(".player.to-play .pname").inner_text() == "Ada"
     clock = page.inner_text("#clock")
-    assert clock.startswith("⏱") and 50 <= int(clock.split()[1]) <= 60
+    # seconds left beside a stopwatch drawn in SVG: no glyph that needs an emoji font
+    assert re.fullmatch(r"\d+ s", clock) and 50 <= int(clock.split()[0]) <= 60, clock
+    assert page.locator("#clock svg.clock-icon").count() == 1
+    assert all(ord(ch) < 0x2190 for ch in page.inner_text("#clock"))
     log = page.locator("#log li").all_inner_texts()
     assert log and any("Ada" in line or "random bot" in line for line in log)
 
@@ -36,7 +40,12 @@ def test_the_hint_button_shows_a_legal_move(page: Any, server: Server) -> None:
     page.click("#hint")
     page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('Hint:')")
     text = page.inner_text("#hint-text")
-    assert any(text.startswith(f"Hint: {m} —") for m in legal), (text, legal)
+    # the hint speaks words ("Go to market", "Play the 7 cross"), not notation ("draw")
+    moves = page.evaluate("window.parlourTable.msg.moves")
+    words = [page.evaluate("(m) => window.parlourTable.moveWords(m.text, m)", m) for m in moves]
+    assert any(text.startswith(f"Hint: {w}") for w in words), (text, words)
+    assert not any(text.startswith(f"Hint: {m} ") for m in legal), (text, legal)
+    assert re.match(r"Hint: (Play the|Go to market|End the turn|Pass)", text), text
 
 
 def test_keyboard_play_from_the_list_of_legal_moves(page: Any, server: Server) -> None:

@@ -21,7 +21,7 @@ from parlour.games.whoswho.deck import NAMES, NUMBERS, SUITS, Card
 from .conftest import PHONE, Server, msg, open_table, shoot, wait_turn
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULE = ROOT / "src" / "parlour" / "server" / "static" / "js" / "games" / "whoswho.js"
+MODULE = ROOT / "src" / "parlour" / "games" / "whoswho" / "web" / "whoswho.js"
 READY = "window.parlourTable && window.parlourTable.msg !== null"
 
 
@@ -69,7 +69,7 @@ def tricks_turn(page: Any, m: dict[str, Any], rng: random.Random) -> str:
     assert page.locator(".ww-hand button.ww-cardbtn:disabled").count() == len(hand) - len(plays)
     move = rng.choice(plays)
     page.click(f'.ww-hand button[data-move="{move}"]')
-    return move
+    return str(move)
 
 
 def test_play_into_a_whoswho_tricks_game_by_clicking(page: Any, server: Server) -> None:
@@ -153,7 +153,7 @@ def choose_ask(m: dict[str, Any], rng: random.Random) -> str:
         _, seat, _, number, suit = a.split()
         if holders.get(f"{number} {suit}") == [int(seat) - 1]:
             sure.append(a)
-    return rng.choice(sure or asks)
+    return str(rng.choice(sure or asks))
 
 
 def test_play_into_a_whoswho_books_game_with_the_picker_and_thank_you(
@@ -218,6 +218,12 @@ def test_play_into_a_whoswho_books_game_with_the_picker_and_thank_you(
     if given:
         assert thanks >= 1, "a card was given but the Thank you button was never pressed"
     assert given >= 1 and thanks >= 1, f"{asks} calls and no card came in 90 s"
+    # "Calls so far (N)" counts the calls the history lists: every one of them, not the last 40
+    page.wait_for_function("!window.parlourTable.pumping")
+    summary = page.inner_text(".ww-history summary")
+    n = int(re.search(r"\((\d+)\)", summary).group(1))  # type: ignore[union-attr]
+    calls = sum(e["kind"] == "call" for e in msg(page)["view"]["log"])
+    assert n == calls == page.locator(".ww-history .ww-log li.ww-call").count()
 
 
 def test_whoswho_screenshots_desktop_and_phone(page: Any, server: Server) -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import parlour
 from parlour.core import RulesError, option_table
 from parlour.core.options import parse_assignments
-from parlour.games.whot import PRESETS, WhotRules
+from parlour.games.whot.rules import PRESETS, WhotRules
 
 
 def test_every_option_names_its_source_and_meaning() -> None:
@@ -33,7 +34,7 @@ def test_text_overrides_are_parsed_by_type() -> None:
             "powers=1:hold_on,7:pick_two",
         ]
     )
-    game = parlour.make("whot", rules="storey-1935", **values)
+    game = parlour.make("whot", rules="storey-1935", **dict[str, Any](values))
     assert game.rules.deal == 4
     assert game.rules.pick_reverses is True
     assert game.rules.declarations == ("last card", "check up")
@@ -51,7 +52,7 @@ def test_text_overrides_are_parsed_by_type() -> None:
         ({"pick_reverses": "perhaps"}, "true or false"),
     ],
 )
-def test_bad_options_say_what_is_wrong(overrides: dict[str, object], message: str) -> None:
+def test_bad_options_say_what_is_wrong(overrides: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         parlour.make("whot", **overrides)
 
@@ -63,7 +64,7 @@ def test_unknown_preset_lists_the_presets() -> None:
 
 def test_too_many_cards_for_the_pack_is_refused() -> None:
     with pytest.raises(RulesError, match="packs=2"):
-        parlour.make("whot", players=8, rules="storey-1935", deal=7)
+        parlour.make("whot", players=8, rules="storey-1935", deal=7, packs=1)
     assert parlour.make("whot", players=8, rules="storey-1935", deal=7, packs=2)
 
 
@@ -88,7 +89,7 @@ def test_house_rules_file_errors(tmp_path: Path) -> None:
 
 
 def test_player_count_is_checked() -> None:
-    with pytest.raises(RulesError, match="2 to 8 players"):
+    with pytest.raises(RulesError, match="2 to 17 players"):
         parlour.make("whot", players=1)
 
 

@@ -61,3 +61,16 @@ def test_setstate_and_seed_start_a_private_generator() -> None:
     assert copy.random() == random.Random(9).random()
     r.seed(4)
     assert r.random() == random.Random(4).random()
+
+
+def test_shuffles_of_every_length_are_those_of_random_random() -> None:
+    # GameRng writes the shuffle out (it is on the engines' hot path): the swaps must stay
+    # random.Random's, from the empty list to two packs, for many seeds.
+    for seed in range(200):
+        ours, reference = GameRng(seed), random.Random(seed)
+        for length in (0, 1, 2, 3, 7, 54, 108, 200):
+            a, b = list(range(length)), list(range(length))
+            ours.shuffle(a)
+            reference.shuffle(b)
+            assert a == b
+        assert ours.random() == reference.random()  # and the generator is left where it was

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import socket
@@ -17,20 +18,54 @@ import parlour
 from parlour.bots import make_bot
 from parlour.server import Settings, create_app
 
+# `PARLOUR_SERVER_MODE=cluster`: every `client()` is a RemoteClient on a real cluster of gateways
+# and table workers (tests/server/cluster_kit.py; the pool is set up by conftest.py)
+CLUSTER_MODE = os.environ.get("PARLOUR_SERVER_MODE", "process") == "cluster"
+POOL: Any = None
 
-@contextmanager
-def client(url: str, **settings: Any) -> Iterator[TestClient]:
+
+def server_settings(**settings: Any) -> dict[str, Any]:
+    """The server settings of the tests: as asked, over defaults for scripted clients."""
     settings.setdefault("bot_delay", 0.0)
     settings.setdefault("rate", 10_000.0)  # scripted clients move faster than people
     settings.setdefault("burst", 10_000)
+    # one test client opens many tables: the per-client limits are tested on their own
+    for key in (
+        "tables_per_client", "seats_per_client", "websockets_per_client",
+        "max_bot_tables", "bot_tables_per_client", "tournaments_per_client",
+    ):  # fmt: skip
+        settings.setdefault(key, 100_000)
+    settings.setdefault("tables_per_minute", 1e9)
+    settings.setdefault("joins_per_minute", 1e9)
+    settings.setdefault("bot_table_min_delay", 0.0)
+    return settings
+
+
+@contextmanager
+def client(url: str, **settings: Any) -> Iterator[Any]:
+    """A client of a server on `url` with these settings: FastAPI's TestClient on the app in
+    this process, or in cluster mode a RemoteClient on gateways and workers."""
+    settings = server_settings(**settings)
+    if CLUSTER_MODE:
+        assert POOL is not None, "cluster mode: the pool is set up by tests/server/conftest.py"
+        with POOL.client(url, settings) as remote:
+            try:
+                yield remote
+            finally:
+                _close_seats(remote)
+        return
     app = create_app(Settings(database=url, **settings))
     with TestClient(app) as c:
         try:
             yield c
         finally:  # an open websocket would keep the test client from shutting down
-            for seat in list(OPEN.get(id(c), [])):
-                seat.close()
-            OPEN.pop(id(c), None)
+            _close_seats(c)
+
+
+def _close_seats(c: Any) -> None:
+    for seat in list(OPEN.get(id(c), [])):
+        seat.close()
+    OPEN.pop(id(c), None)
 
 
 OPEN: dict[int, list[Seat]] = {}
@@ -45,7 +80,7 @@ def free_port() -> int:
 class Seat:
     """One websocket connection; keeps every message it received (as text) for the scan."""
 
-    def __init__(self, c: TestClient, code: str, token: str | None, seat: int | None) -> None:
+    def __init__(self, c: Any, code: str, token: str | None, seat: int | None) -> None:
         self.cm = c.websocket_connect(f"/ws/{code}")
         self.ws: WebSocketTestSession = self.cm.__enter__()
         self.client_id = id(c)
@@ -65,6 +100,12 @@ class Seat:
         text = self.ws.receive_text()
         msg: dict[str, Any] = json.loads(text)
         if msg.get("type") == "view":
+            if msg.get("patch"):  # only what changed: laid over the view sent before
+                assert self.last is not None, "a patch came before any whole view"
+                view = {**self.last["view"], **msg["view"]}
+                for key in msg.get("removed", ()):
+                    view.pop(key)
+                msg["view"] = view
             if msg["game_number"] != self.game or msg["events_from"] == 0:
                 self.events = []
             assert msg["events_from"] == len(self.events), (msg["events_from"], len(self.events))
@@ -112,7 +153,7 @@ def join(c: TestClient, code: str, name: str, seat: int | None = None) -> dict[s
     return data
 
 
-def greedy_chooser(game: parlour.Game[Any], seed: int = 0) -> Callable[[Seat], str]:
+def greedy_chooser(game: parlour.Game[Any, Any], seed: int = 0) -> Callable[[Seat], str]:
     """Each seat plays like the greedy bot, from its own view (games end in reasonable time)."""
     bots: dict[int | None, Any] = {}
 
@@ -203,7 +244,7 @@ class Wall:
         """(card names, plain strings, patterns) that `seat` may not receive now."""
         d = state.to_dict()
         hands, pack = _hidden_parts(state)
-        public = self.names(json.dumps(state.view(None)))
+        public = self.names(json.dumps(parlour.core.view_to_wire(state.view(None))))
         own = {str(c) for c in hands[seat]} if seat is not None and seat < len(hands) else set()
         cards = (
             {
@@ -269,12 +310,16 @@ def _without_legal(state: parlour.State, seat: int | None, text: str) -> str:
     if not isinstance(msg, dict) or not msg.get("legal"):
         return text
     assert seat is not None, "a spectator was sent legal moves"
+    legal_texts = list(msg["legal"])
     for k in range(3):
         other = state.permute_hidden(seat, parlour.GameRng(k))
         assert sorted(str(m) for m in other.legal_moves()) == sorted(msg["legal"]), (
             f"seat {seat}'s legal moves depend on cards it cannot see"
         )
     msg.pop("legal")
+    moves = msg.pop("moves", None)  # the same moves with their fields: the same check holds
+    if moves is not None:
+        assert [m["text"] for m in moves] == [str(t) for t in legal_texts], "moves != legal"
     if msg.get("type") == "error":
         msg.pop("message")
     return json.dumps(msg)

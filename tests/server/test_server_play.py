@@ -3,12 +3,16 @@ and the host's next game, and records that `parlour replay` loads."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
+import pytest
 from server_testkit import Seat, client, join, new_table
 
 from parlour.cli import main as parlour_main
+from parlour.core import Move
 
 
 def test_dropped_connection_reconnects_to_the_same_seat(sqlite_url: str) -> None:
@@ -30,14 +34,20 @@ def test_dropped_connection_reconnects_to_the_same_seat(sqlite_url: str) -> None
 
 def test_move_clock_plays_the_forced_move(sqlite_url: str) -> None:
     with client(sqlite_url) as c:
-        t = new_table(c, game="whot", players=2, match="single", name="Ada", move_clock=0.3)
-        join(c, t["code"], "Bob")
+        t = new_table(c, game="whot", players=2, match="single", name="Ada", move_clock=1.0)
+        # Ada sits down before the game starts, so the clock's first reading reaches her at
+        # once rather than after her own connection time (which a loaded machine can stretch
+        # past the whole clock)
         ada = Seat(c, t["code"], t["token"], 0)
+        ada.until("welcome")
+        join(c, t["code"], "Bob")
         v = ada.until("view")
-        assert v["clock"] and 0 < v["clock"]["remaining"] <= 0.3
+        assert 0 < v["clock"]["remaining"] <= 1.0
+        # the forced move is stored and played first (as every move), then the clock is told
+        after = ada.until("view", ply=v["ply"] + 1)
         clock = ada.until("clock")
         assert clock["move"] == "draw" and clock["ply"] == v["ply"]  # Whot!: the forced move
-        assert ada.until("view")["ply"] == v["ply"] + 1
+        assert after["events"][0]["kind"] == "draw"
 
 
 def test_match_scoreboard_and_host_starts_next_game(sqlite_url: str, tmp_path: Path) -> None:
@@ -97,3 +107,36 @@ def test_games_list_and_openapi(sqlite_url: str) -> None:
         assert bad.status_code == 400 and "whot" in bad.json()["message"]
         bad = c.post("/api/tables", json={"game": "whot", "options": {"deal": "lots"}})
         assert bad.status_code == 400
+
+
+@pytest.mark.in_process("registers a slow bot by monkeypatching the registry inside the server")
+def test_a_thinking_bot_does_not_hold_the_table(sqlite_url: str, monkeypatch: Any) -> None:
+    """A bot searches with the room's lock released: a `view` request is answered while it
+    thinks, at the ply it is thinking about (held under the lock, the answer would come only
+    after its move)."""
+    from parlour.bots import base
+
+    thinking, go = threading.Event(), threading.Event()
+
+    class Sleepy(base.Bot):
+        name = "sleepy"
+
+        def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+            thinking.set()
+            go.wait(10)
+            return legal[0]
+
+    monkeypatch.setitem(base._GENERIC, "sleepy", Sleepy)
+    with client(sqlite_url) as c:
+        t = new_table(c, game="whot", players=2, name="Ada", bots={"1": "sleepy"}, bot_delay=0)
+        ada = Seat(c, t["code"], t["token"], 0)
+        v = ada.until("view")
+        while v["to_play"] != 1:
+            ada.send({"type": "move", "move": v["legal"][-1], "ply": v["ply"]})
+            v = ada.until("view", ply=v["ply"] + 1)
+        assert thinking.wait(5), "the bot never started thinking"
+        ada.send({"type": "view"})
+        during = ada.until("view")
+        assert during["ply"] == v["ply"] and not go.is_set()
+        go.set()
+        ada.until("view", ply=v["ply"] + 1)  # and then it plays

@@ -30,7 +30,8 @@ class Server:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port),
-                 "--database", self.db, "--bot-delay", "0.05", "--log-level", "warning"],
+                 "--database", self.db, "--bot-delay", "0.05", "--log-level", "warning",
+                 "--setting", "bot_table_min_delay=0"],
                 stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
         end = time.monotonic() + 60
@@ -71,7 +72,7 @@ class Client:
 
     def until_view(self, pred: Any = lambda v: True) -> dict[str, Any]:
         while True:
-            msg = json.loads(self.ws.recv(timeout=20))
+            msg: dict[str, Any] = json.loads(self.ws.recv(timeout=20))
             assert msg["type"] != "error", msg
             if msg["type"] == "welcome":
                 self.welcome = msg
@@ -102,6 +103,10 @@ def play(people: dict[int, Client], moves: int | None) -> int:
         v = first.until_view(lambda x, p=v["ply"]: x["ply"] > p)
 
 
+@pytest.mark.in_process(
+    "runs its own one-process server on SQLite, the same in both modes (a cluster's workers "
+    "are killed in test_server_cluster.py)"
+)
 def test_sigkill_and_restart_resumes_every_table(server: Server) -> None:
     api = httpx.Client(base_url=server.base, timeout=10)
     bots = api.post(

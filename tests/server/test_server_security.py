@@ -4,6 +4,7 @@ clear error and change nothing, limits on size and rate, names kept as text, loo
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
 
 import pytest
@@ -12,8 +13,7 @@ from server_testkit import Seat, client, join, new_table
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.server.app import STATIC
-from parlour.server.rooms import hash_token
-from parlour.server.store import Store
+from parlour.server.tables import hash_token
 
 
 @pytest.fixture
@@ -45,10 +45,13 @@ def test_unknown_and_foreign_tokens_are_refused(table: Any) -> None:
         assert ws.receive_json()["code"] == "unknown_table"
 
 
+@pytest.mark.in_process("reads the SQLite file's bytes")
 def test_only_hashes_of_tokens_are_stored(table: Any, sqlite_url: str) -> None:
     _, t, bob = table
-    store = Store(sqlite_url)
-    text = json.dumps([vars(s) for row in store.load_tables() for s in row.seats])
+    # the server holds the file (one server per SQLite file): read it as a bystander would
+    path = sqlite_url.removeprefix("sqlite:///")
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        text = json.dumps(db.execute("SELECT * FROM parlour_seats").fetchall())
     assert bob["token"] not in text and t["token"] not in text
     assert hash_token(bob["token"]) in text
     with open(sqlite_url.removeprefix("sqlite:///"), "rb") as f:
@@ -83,7 +86,7 @@ def test_bad_messages_get_clear_errors_and_change_nothing(table: Any) -> None:
     expect(mover, {"type": "move", "move": "play 99 moon", "ply": ply}, "illegal")
     bad = expect(mover, {"type": "move", "move": "fly away"}, "illegal")
     assert bad["legal"] == mover.last["legal"]
-    expect(mover, {"type": "move", "move": good, "ply": ply - 1}, "late")
+    expect(mover, {"type": "move", "move": good, "ply": ply - 1}, "stale")
     expect(mover, "{not json", "malformed", raw=True)
     expect(mover, "[1, 2]", "malformed", raw=True)
     expect(mover, {"type": "move"}, "malformed")

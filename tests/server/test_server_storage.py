@@ -4,6 +4,7 @@ server restarted on the same database resuming every table where it was."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
@@ -115,3 +116,63 @@ def _finish(seats: dict[int, Seat], choose: Any) -> dict[str, Any]:
             while mover.last is None or mover.last["ply"] != v["ply"]:
                 mover.until("view")
             mover.send({"type": "move", "move": choose(mover), "ply": v["ply"]})
+
+
+def test_processes_starting_together_on_a_new_database_all_start(pg_cluster: Any) -> None:
+    """The processes of a cluster start at once on a new PostgreSQL database: one migrates it
+    and makes its secret, the others wait for that and use the same."""
+    url = pg_cluster.new_database()
+    barrier = threading.Barrier(4)
+    secrets: list[bytes] = []
+    failures: list[BaseException] = []
+
+    def start() -> None:
+        barrier.wait()
+        try:
+            store = Store(url)
+            secrets.append(store.secret("seeds"))
+            store.close()
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not failures, failures[0]
+    assert len(secrets) == 4 and len(set(secrets)) == 1
+
+
+def test_a_table_is_read_as_it_was_at_one_moment_while_its_owner_writes(pg_cluster: Any) -> None:
+    """A gateway reads a table again while its owner writes: the change number and the seats,
+    games and moves it reads are all of one moment (otherwise a replica holds a number that does
+    not go with its game, and the next update is applied to the wrong game)."""
+    from sqlalchemy import event
+
+    from parlour.bots import BotLimits
+    from parlour.server.tables import hash_token, plan_table
+
+    url = pg_cluster.new_database()
+    reader, owner = Store(url), Store(url)
+    row, _, _ = plan_table(
+        "SNAPSH", "whot", players=2, host_name="Ada", bot_delay=0.0, bot_limits=BotLimits()
+    )
+    fence = owner.create_table(row, "worker-1")
+    assert fence is not None
+    wrote: list[int] = []
+
+    def write_between(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        # the owner takes a seat after the table's row was read, before its seats are
+        if "parlour_seats" in statement and not wrote:
+            wrote.append(owner.fill_seat(fence, 1, "Bob", hash_token("bob")).seq)
+
+    event.listen(reader.engine, "before_cursor_execute", write_between)
+    read = reader.load_table("SNAPSH")
+    event.remove(reader.engine, "before_cursor_execute", write_between)
+    assert read is not None and wrote == [fence.seq + 1]
+    assert read.seq == fence.seq and read.seats[1].name is None, "seats of a later moment"
+    again = reader.load_table("SNAPSH")
+    assert again is not None and again.seq == fence.seq + 1 and again.seats[1].name == "Bob"
+    reader.close()
+    owner.close()

@@ -4,6 +4,7 @@ seed and the generator's state (derived from the true state at that very ply).""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -11,7 +12,8 @@ from server_testkit import Seat, client, greedy_chooser, join, new_table, play_o
 
 import parlour
 
-CASES = [(name, preset) for name, gi in sorted(parlour.games().items()) for preset in gi.presets]
+GAMES = sorted(parlour.core.games().items())
+CASES = [(name, preset) for name, gi in GAMES for preset in gi.presets]
 # Whot!'s presets differ in powers, not in what is hidden: two of them are enough here.
 CASES = [c for c in CASES if c[0] != "whot" or c[1] in ("nigerian", "storey-1935")]
 
@@ -70,4 +72,4 @@ def test_the_scan_catches_a_leak(sqlite_url: str) -> None:
         scan(record, {None: [(0, str(d["pack"]))]})
     with pytest.raises(AssertionError):
         scan(record, {2: [(0, state.to_json())]})
-    assert scan(record, {0: [(0, str(state.view(0)))]}) == 1
+    assert scan(record, {0: [(0, json.dumps(parlour.core.view_to_wire(state.view(0))))]}) == 1

@@ -6,9 +6,9 @@ built from a player's view only. The adapters are an optional extra (`pip instal
 nothing here is imported by the engine, and each toolkit is imported only by its own module.
 
     from parlour.adapters import pettingzoo, gymnasium, openspiel
-    env = pettingzoo.env("whot", rules="nigerian", players=4)
-    env = gymnasium.SeatEnv("whot", opponents=["hint", "random"])
-    openspiel.register_all(); pyspiel.load_game("parlour_whot")
+    env = pettingzoo.env(GAME, rules=PRESET, players=4)        # GAME: a name of parlour.games()
+    env = gymnasium.SeatEnv(GAME, opponents=["hint", "random"])
+    openspiel.register_all(); pyspiel.load_game("parlour_" + GAME)
 
 See docs/adapters.md.
 """

@@ -7,17 +7,19 @@ An `Encoding` belongs to one `Game` (name, table size, rules). It gives
 * `legal_mask(legal)`: a boolean vector with True at the id of every legal move;
 * `observe(view)`: a float32 vector built from `state.view(player)` **only** — the same wall the
   bots stand behind, so an agent trained on it never learns from a hidden card;
-* `fields()`: the observation's layout, field by field (name, shape, bounds, meaning).
+* `fields()`: the observation's layout, field by field (name, shape, bounds, meaning);
+* `observer(state, seat)`: an `Observer` that gives `observe(state.view(seat))` again and again as
+  the game goes on, for less than a whole re-encoding each time: a game's encoding may keep the
+  vector and update it from what changed; by default it re-encodes the view;
+* `mask(legal)`: `legal_mask` as int8, built the cheapest way (the adapters' masks).
 
-Each game package provides its encodings in a module `encoding` next to the engine (for example
-`parlour.games.whot.encoding`) exporting `ENCODINGS: dict[str, EncodingFactory]` keyed by game name.
-`encoding_for(game)` finds it by that convention, so adding a game touches nothing here. The game
-packages never import their `encoding` module themselves: the engine stays free of NumPy.
+Each game names the factory of its encoding in its manifest (`GameInfo.encoding`, a module of its
+own folder); `encoding_for(game)` builds it from there, so adding a game touches nothing here. The
+game packages never import their encoding module themselves: the engine stays free of NumPy.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -26,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour.core import Game, IllegalMove, Move, State
-from parlour.core.registry import games
+from parlour.core.registry import info
 
 __all__ = [
     "BaseEncoding",
@@ -34,6 +36,7 @@ __all__ = [
     "EncodingFactory",
     "Field",
     "Layout",
+    "Observer",
     "TableEncoding",
     "as_action",
     "encoding_for",
@@ -43,6 +46,7 @@ __all__ = [
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
+Int8Array = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True)
@@ -97,7 +101,7 @@ class Layout:
 class Encoding(Protocol):
     """What every adapter needs from a game (see the module docstring)."""
 
-    game: Game[Any]
+    game: Game[Any, Any]
     num_actions: int
     observation_shape: tuple[int, ...]
     observation_low: FloatArray
@@ -113,6 +117,10 @@ class Encoding(Protocol):
 
     def observe(self, view: Mapping[str, Any]) -> FloatArray: ...
 
+    def observer(self, state: State, seat: int) -> Observer: ...
+
+    def mask(self, legal: Sequence[Move]) -> Int8Array: ...
+
     def fields(self) -> tuple[Field, ...]: ...
 
     def field_docs(self) -> list[dict[str, Any]]: ...
@@ -120,7 +128,24 @@ class Encoding(Protocol):
     def action_docs(self) -> str: ...
 
 
-EncodingFactory = Callable[[Game[Any]], Encoding]
+EncodingFactory = Callable[[Game[Any, Any]], Encoding]
+
+
+class Observer:
+    """One seat's observation of one game as it goes on: `observe()` is always equal to
+    `encoding.observe(state.view(seat))` for the state as it is now (a new array each call).
+
+    This one re-encodes the whole view every time: right for any encoding, and what a game's own
+    observer (`BaseEncoding.observer`) must agree with. An observer reads the state it was given
+    until the adapter makes a new one for the next game."""
+
+    def __init__(self, encoding: BaseEncoding, state: State, seat: int) -> None:
+        self.encoding = encoding
+        self.state = state
+        self.seat = seat
+
+    def observe(self) -> FloatArray:
+        return self.encoding.observe(self.state.view(self.seat))
 
 
 class BaseEncoding:
@@ -129,13 +154,14 @@ class BaseEncoding:
     #: How the ids are enumerated, in words (for docs and `action_docs()`).
     ACTIONS_DOC = ""
 
-    def __init__(self, game: Game[Any], layout: Layout, num_actions: int) -> None:
+    def __init__(self, game: Game[Any, Any], layout: Layout, num_actions: int) -> None:
         self.game = game
         self.layout = layout
         self.num_actions = num_actions
         self.observation_shape: tuple[int, ...] = (layout.size,)
         self.observation_low: FloatArray = layout.low
         self.observation_high: FloatArray = layout.high
+        self._no_moves: Int8Array = np.zeros(num_actions, np.int8)
 
     def __repr__(self) -> str:
         return (
@@ -181,6 +207,20 @@ class BaseEncoding:
             mask[ids] = True
         return mask
 
+    def mask(self, legal: Sequence[Move]) -> Int8Array:
+        """`legal_mask(legal)` as int8 (the adapters' dtype), a new array each call: a copy of a
+        kept zero mask and one write per legal move, cheaper for the handful of moves a turn
+        offers than a list of ids, a scatter and a cast."""
+        mask = self._no_moves.copy()
+        view = mask.data  # (a memoryview: its item writes are several times NumPy's)
+        for i in self._ids(legal):
+            view[i] = 1
+        return mask
+
+    def _ids(self, legal: Sequence[Move]) -> list[int]:
+        """The ids of `legal`, in order (IllegalMove for a move without one)."""
+        return [self.action_id(m) for m in legal]
+
     def legal_ids(self, legal: Iterable[Move]) -> list[int]:
         """The ids of `legal`, ascending (OpenSpiel's order)."""
         return sorted(self.action_id(m) for m in legal)
@@ -218,11 +258,16 @@ class BaseEncoding:
     def _fill(self, view: Mapping[str, Any], parts: dict[str, FloatArray]) -> None:
         raise NotImplementedError
 
+    def observer(self, state: State, seat: int) -> Observer:
+        """An `Observer` of `seat` in `state`. Games whose encoding can follow a game move by move
+        override this; this one re-encodes the view each time."""
+        return Observer(self, state, seat)
+
 
 class TableEncoding(BaseEncoding):
     """Actions numbered by position in a list of every possible move (for small move sets)."""
 
-    def __init__(self, game: Game[Any], layout: Layout, moves: Sequence[Move]) -> None:
+    def __init__(self, game: Game[Any, Any], layout: Layout, moves: Sequence[Move]) -> None:
         super().__init__(game, layout, len(moves))
         self.moves: tuple[Move, ...] = tuple(moves)
         self.index: dict[Move, int] = {}
@@ -239,15 +284,38 @@ class TableEncoding(BaseEncoding):
                 f"{move} has no action id in {self.game.name} under these rules"
             ) from None
 
+    def _ids(self, legal: Sequence[Move]) -> list[int]:
+        index = self.index
+        try:
+            return [index[m] for m in legal]  # (a lookup each, not a call each)
+        except KeyError:
+            return super()._ids(legal)  # raises, naming the move
+
+    def mask(self, legal: Sequence[Move]) -> Int8Array:
+        # `BaseEncoding.mask` with the ids looked up in place (no list, no call)
+        mask = self._no_moves.copy()
+        view, index = mask.data, self.index
+        try:
+            for m in legal:
+                view[index[m]] = 1
+        except KeyError:
+            return super().mask(legal)  # raises, naming the move
+        return mask
+
     def _move(self, action: int) -> Move:
         return self.moves[action]
 
 
+_INTEGERS = (int, np.integer)  # (a tuple: `int | np.integer` would build a union every call)
+
+
 def as_action(action: Any) -> int:
     """An action id from an int, a NumPy integer or a 0-d integer array; IllegalMove otherwise."""
+    if action.__class__ is int:
+        return action
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         return int(action)
-    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+    if isinstance(action, bool) or not isinstance(action, _INTEGERS):
         raise IllegalMove(f"an action is an integer id, not {action!r}")
     return int(action)
 
@@ -266,28 +334,17 @@ def outcome_rewards(state: State) -> list[float]:
     return [1.0 if p in winners else -1.0 for p in range(state.game.players)]
 
 
-_CACHE: dict[Game[Any], Encoding] = {}
+_CACHE: dict[Game[Any, Any], Encoding] = {}
 
 
-def encoding_for(game: Game[Any]) -> Encoding:
-    """The encoding of `game`, found by convention in `<game package>.encoding`."""
+def encoding_for(game: Game[Any, Any]) -> Encoding:
+    """The encoding of `game`: the factory its manifest names (`GameInfo.encoding`)."""
     got = _CACHE.get(game)
     if got is not None:
         return got
-    info = games().get(game.name)
-    cls = info.game_class if info is not None else type(game)
-    package = cls.__module__.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(package + ".encoding")
-    except ModuleNotFoundError as exc:
-        if exc.name != package + ".encoding":
-            raise
-        raise LookupError(
-            f"{game.name} has no encoding: add a module {package}.encoding exporting ENCODINGS"
-        ) from None
-    factories: Mapping[str, EncodingFactory] = module.ENCODINGS
-    if game.name not in factories:
-        raise LookupError(f"{package}.encoding has no encoding for {game.name}")
-    enc = factories[game.name](game)
+    factory = info(game.name).encoding
+    if factory is None:
+        raise LookupError(f"{game.name} has no encoding: its manifest names none")
+    enc: Encoding = factory(game)
     _CACHE[game] = enc
     return enc

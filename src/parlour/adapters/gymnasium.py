@@ -1,7 +1,7 @@
 """A Gymnasium single-agent environment: one seat learns, parlour bots play the other seats.
 
     from parlour.adapters.gymnasium import SeatEnv
-    env = SeatEnv("whot", rules="nigerian", players=3, opponents=["hint", "random"])
+    env = SeatEnv(GAME, rules=PRESET, players=3, opponents=["hint", "random"])
     obs, info = env.reset(seed=1)
     while True:
         action = env.action_space.sample(info["action_mask"])      # any legal action
@@ -38,7 +38,7 @@ from parlour.core.registry import games
 from parlour.core.rng import fresh_seed
 
 from ._render import render_text
-from .encoding import FloatArray, encoding_for, outcome_rewards
+from .encoding import FloatArray, Observer, encoding_for, outcome_rewards
 
 __all__ = ["SeatEnv", "register_envs"]
 
@@ -94,6 +94,7 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
         )
         self.action_space = spaces.Discrete(enc.num_actions)
         self.state: State = self.game.new_game(seed=fresh_seed())
+        self.observer: Observer = enc.observer(self.state, self.seat)
         self.bots: dict[int, Bot] = {}
         self.moves = 0
 
@@ -114,6 +115,7 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
                 for q, spec in zip(others, self.opponent_specs, strict=True)
             }
             self.state = self.game.new_game(seed=int(rng.integers(2**63)), **setup)
+            self.observer = self.encoding.observer(self.state, self.seat)
             self.moves = 0
             self._bots_play()
             if not self.state.is_over:  # the bots cannot finish before the learner moves, but…
@@ -151,9 +153,7 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """Booleans, True at each legal action id (none once the game is over)."""
-        if self.state.is_over:
-            return np.zeros(self.encoding.num_actions, np.bool_)
-        return self.encoding.legal_mask(self.state.legal_moves())
+        return self._mask().astype(np.bool_)
 
     # --- helpers ---------------------------------------------------------------------------------
     def _bots_play(self) -> None:
@@ -163,20 +163,28 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
                 return
             p = st.to_play
             assert p is not None
-            st.apply(self.bots[p].choose(st.view(p), st.legal_moves()))
+            bot = self.bots[p]
+            # (a bot that chooses from the legal moves alone is spared building the view)
+            view = st.view(p) if bot.reads_view else {}
+            st.apply(bot.choose(view, st.legal_moves()))
             self.moves += 1
 
     def _obs(self) -> FloatArray:
-        return self.encoding.observe(self.state.view(self.seat))
+        return self.observer.observe()
+
+    def _mask(self) -> np.ndarray:
+        if self.state.is_over:
+            return np.zeros(self.encoding.num_actions, np.int8)
+        return self.encoding.mask(self.state.legal_moves())
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
+        return {"action_mask": self._mask(), "seat": self.seat}
 
 
 def register_envs() -> list[str]:
     """Register `parlour/<game>-v0` with Gymnasium for every game; returns the ids.
 
-    `gymnasium.make("parlour/whot-v0", rules="english", opponents=["hint"])` then works.
+    `gymnasium.make(f"parlour/{GAME}-v0", rules=PRESET, opponents=["hint"])` then works.
     """
     ids = []
     for name in games():

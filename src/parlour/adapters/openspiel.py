@@ -2,11 +2,11 @@
 
     import pyspiel
     from parlour.adapters import openspiel
-    openspiel.register_all()                       # parlour_whot, parlour_sorry, …
-    game = pyspiel.load_game("parlour_whot", {"players": 3, "rules": "english"})
-    game = openspiel.load("whot", players=3, rules="english", deal=7)   # any rule option
+    openspiel.register_all()                       # parlour_<game> for every game
+    game = pyspiel.load_game("parlour_" + GAME, {"players": 3, "rules": PRESET})
+    game = openspiel.load(GAME, players=3, rules=PRESET, deal=7)   # any rule option
 
-Short names: `parlour_` + the game's name with `-` as `_` (`parlour_whoswho_tricks`). Parameters:
+Short names: `parlour_` + the game's name with `-` as `_` (`short_name`). Parameters:
 `players` (int), `rules` (a preset name or a house-rules .toml path), `options` (JSON text of rule
 options overriding the preset, e.g. `{"deal": 7}`), `seed` (int; -1 draws fresh seeds).
 
@@ -42,6 +42,7 @@ import pyspiel
 import parlour
 from parlour.bots import Bot, make_bot
 from parlour.core import State
+from parlour.core.events import view_to_wire
 from parlour.core.registry import games
 from parlour.core.registry import info as game_info
 from parlour.core.rng import GameRng, fresh_seed
@@ -59,7 +60,7 @@ __all__ = [
     "short_name",
 ]
 
-#: A bound on game length for OpenSpiel's GameInfo (random Nigerian Whot! can run thousands).
+#: A bound on game length for OpenSpiel's GameInfo (random card play can run to thousands).
 MAX_GAME_LENGTH = 1_000_000
 _REGISTERED: dict[str, str] = {}
 
@@ -227,17 +228,17 @@ class ViewObserver:
         view = state.pstate.view(player)
         if not self.with_events:
             view.pop("events", None)
-        return json.dumps(view, separators=(",", ":"), sort_keys=True)
+        return json.dumps(view_to_wire(view), separators=(",", ":"), sort_keys=True)
 
 
 class BotRolloutEvaluator:
     """An OpenSpiel MCTS/ISMCTS evaluator that plays a state out with parlour bots.
 
     OpenSpiel's `RandomRolloutEvaluator` works too, but random card play is slow to end (a random
-    two-player Nigerian Whot! game runs thousands of moves); rollouts by `greedy` bots end in tens
-    of moves and run on the engine directly, without OpenSpiel's per-move overhead. Each rollout
-    bot decides from its own view, as parlour bots always do. A rollout cut off at `max_moves`
-    scores 0 for everyone. `prior` is uniform over the legal actions.
+    two-player card game with pick cards can run thousands of moves); rollouts by `greedy` bots end
+    in tens of moves and run on the engine directly, without OpenSpiel's per-move overhead. Each
+    rollout bot decides from its own view, as parlour bots always do. A rollout cut off at
+    `max_moves` scores 0 for everyone. `prior` is uniform over the legal actions.
     """
 
     def __init__(

@@ -1,7 +1,7 @@
 """PettingZoo AEC environments for every parlour game.
 
     from parlour.adapters import pettingzoo as pz
-    env = pz.env("whot", rules="nigerian", players=4)
+    env = pz.env(GAME, rules=PRESET, players=4)   # GAME: a name of parlour.games()
     env.reset(seed=7)
     for agent in env.agent_iter():
         obs, reward, termination, truncation, info = env.last()
@@ -12,7 +12,7 @@ Agents are `player_0` … `player_{n-1}` (seat numbers). Each observation is a d
 `"observation"` — the game encoding's float32 vector of that agent's view (never more), and
 `"action_mask"` — int8, 1 at the id of each legal move (all zeros when it is not that agent's move).
 The action space is `Discrete(encoding.num_actions)`. An agent keeps the turn for as long as the
-game says (a Whot! turn of several cards). Rewards come at the end only: +1 to each winner, -1 to
+game says (a turn of several cards). Rewards come at the end only: +1 to each winner, -1 to
 every other player. An action that is not legal raises `IllegalMove` (a ValueError) naming the legal
 ids; it is never replaced by another move, and the game is unchanged.
 """
@@ -27,13 +27,17 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 import parlour
 from parlour.core import State
 from parlour.core.rng import fresh_seed
 
 from ._render import render_text
-from .encoding import Encoding, encoding_for, outcome_rewards
+from .encoding import Encoding, Observer, encoding_for, outcome_rewards
 
 __all__ = ["ParlourAECEnv", "env", "raw_env"]
 
@@ -83,6 +87,8 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(enc.num_actions) for a in self.possible_agents}
         self._seeder = random.Random(fresh_seed())
         self.state: State = self.game.new_game(seed=0)
+        self._observers: list[Observer] = []
+        self._no_moves = np.zeros(enc.num_actions, np.int8)
         self.moves = 0
 
     def __str__(self) -> str:
@@ -102,6 +108,8 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
             self._seeder = random.Random(seed)
         setup = dict((options or {}).get("setup", {}))
         self.state = self.game.new_game(seed=self._seeder.getrandbits(63), **setup)
+        # one observer a seat: each keeps its observation and updates it from what changed
+        self._observers = [self.encoding.observer(self.state, p) for p in range(self.game.players)]
         self.moves = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -114,11 +122,11 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         st = self.state
-        obs = self.encoding.observe(st.view(seat))
-        if st.is_over or st.to_play != seat:
-            mask = np.zeros(self.encoding.num_actions, np.int8)
-        else:
-            mask = self.encoding.legal_mask(st.legal_moves()).astype(np.int8)
+        if not self._observers:  # observed before the first reset (the wrapper allows it raw)
+            self._observers = [self.encoding.observer(st, p) for p in range(self.game.players)]
+        obs = self._observers[seat].observe()
+        # (to_play is None once the game is over)
+        mask = self.encoding.mask(st.legal_moves()) if st.to_play == seat else self._no_moves.copy()
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -129,23 +137,29 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise parlour.IllegalMove(f"{agent} is to move: give an action id, not None")
         st = self.state
-        move = self.encoding.move_of(action, st)  # IllegalMove (ValueError) when not legal
+        move = self.encoding.move_of(action)  # the id's move (IllegalMove: not an id at all)
+        try:
+            st.apply(move)  # the game's gate: a refused move changes nothing
+        except parlour.IllegalMove:
+            self.encoding.move_of(action, st)  # raises IllegalMove naming the legal ids
+            raise
         self._cumulative_rewards[agent] = 0.0
-        st.apply(move)
         self.moves += 1
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if st.is_over:
             for a, r in zip(self.possible_agents, outcome_rewards(st), strict=True):
                 self.rewards[a] = r
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         elif self.max_moves is not None and self.moves >= self.max_moves:
             self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        if st.is_over or self.truncations[agent]:
+        # (rewards are 0 until the end: accumulating them on any other move adds nothing)
+        p = st.to_play
+        if p is None or self.truncations[agent]:
             # every agent now steps once with None, in seat order, to leave the game
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self._agent_to_move()
+            self.agent_selection = self.possible_agents[p]
         if self.render_mode == "human":
             self.render()
 
@@ -180,6 +194,61 @@ def _(space: spaces.Box) -> spaces.Space[Any]:
     return spaces.Box(space.low, space.high, space.shape, space.dtype)
 
 
+class _OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper, with the same checks, but reaching the environment
+    directly for what every turn reads: the base class's `last` reads five attributes, and the
+    agent iterator two, through the wrapper's `__getattr__` (a failed lookup, then a forward),
+    which took as long as the environment's whole step."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:  # what the wrapper's attribute check says before a reset
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:  # (the base class's own checks otherwise)
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _AgentIterable(self, max_iter)
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection  # type: ignore[no-any-return]
+
+
+class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """The order-enforcing agent iterator's checks in one call, reading the environment itself."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection  # type: ignore[no-any-return]
+
+
 def raw_env(game: str, **kwargs: Any) -> ParlourAECEnv:
     """The environment itself (no wrapper)."""
     return ParlourAECEnv(game, **kwargs)
@@ -191,4 +260,4 @@ def env(game: str, **kwargs: Any) -> OrderEnforcingWrapper:
     `kwargs`: `players`, `rules` (preset name, house-rules path or options), `render_mode`
     ("ansi" or "human"), `max_moves` (truncate after this many moves), and any rule option.
     """
-    return OrderEnforcingWrapper(raw_env(game, **kwargs))
+    return _OrderEnforcing(raw_env(game, **kwargs))

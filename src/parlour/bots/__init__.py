@@ -7,8 +7,17 @@ every game. `advise` gives a person the move a chosen bot would make, and why.
 """
 
 from .advise import advise
-from .base import Bot, bot_names, make_bot, register_bot
+from .base import Bot, BotLimits, bot_names, make_bot, register_bot
 from .ismcts import ISMCTSBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "ISMCTSBot", "RandomBot", "advise", "bot_names", "make_bot", "register_bot"]
+__all__ = [
+    "Bot",
+    "BotLimits",
+    "ISMCTSBot",
+    "RandomBot",
+    "advise",
+    "bot_names",
+    "make_bot",
+    "register_bot",
+]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from parlour.core import Game, Move
+from parlour.core.events import with_names
 
 from .base import make_bot
 
@@ -15,13 +17,16 @@ __all__ = ["advise"]
 def advise(
     view: dict[str, Any],
     legal: list[Move],
-    game: Game[Any],
+    game: Game[Any, Any],
     bot: str = "hint",
     seed: int | None = None,
+    names: Sequence[str] | None = None,
 ) -> tuple[Move, str]:
     """The move `bot` (any bot spec: `hint`, `ismcts:seconds=1`, …) would make from `view`, and a
-    sentence saying why — with the bot's win estimate where it has one. Only the view is used."""
+    sentence saying why — with the bot's win estimate where it has one, and the players by
+    `names` where it speaks of them. Only the view is used."""
     if seed is None:
         seed = random.randrange(1 << 62)
     b = make_bot(bot, game, seed)
-    return b.explain(view, legal)
+    move, why = b.explain(view, legal)
+    return move, with_names(why, names) if names is not None else why

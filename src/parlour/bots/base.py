@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from parlour.core import Game, Move, RulesError
-from parlour.core.registry import games
+from parlour.core.registry import info
 
-__all__ = ["Bot", "BotFactory", "bot_names", "make_bot", "register_bot"]
+__all__ = ["Bot", "BotFactory", "BotLimits", "bot_names", "make_bot", "register_bot"]
 
 
 class Bot(ABC):
@@ -18,7 +19,7 @@ class Bot(ABC):
 
     name: str = "bot"
 
-    def __init__(self, game: Game[Any], rng: random.Random, **params: str) -> None:
+    def __init__(self, game: Game[Any, Any], rng: random.Random, **params: str) -> None:
         self.game = game
         self.rng = rng
         if params:
@@ -31,29 +32,58 @@ class Bot(ABC):
         """The move and a short reason, for a person's hint. Bots override with their estimate."""
         return self.choose(view, legal), f"{self.name} would play this"
 
+    #: Whether a decision can take long (a search): a host runs those apart from quick bots.
+    searches: bool = False
+
+    #: Whether `choose` reads its view. A bot that chooses from the legal moves alone says False,
+    #: and a host in a hurry (the Gymnasium environment's opponents) may then hand it an empty
+    #: view instead of building one every move.
+    reads_view: bool = True
+
+    def budget(self) -> dict[str, float]:
+        """What one decision may cost, by the names of `BotLimits` (a search's iterations, seconds,
+        determinization pool, …): a host checks them against its limits before it seats the bot."""
+        return {}
+
+
+@dataclass(frozen=True)
+class BotLimits:
+    """The most a bot spec may ask for, per decision (a server sets these for every table)."""
+
+    iterations: int = 20_000
+    seconds: float = 5.0
+    pool: int = 2_000
+    depth: int = 1_000
+    max_playout: int = 5_000
+
+    def check(self, spec: str, budget: dict[str, float]) -> None:
+        """Raise RulesError naming the first part of `budget` that is over its limit."""
+        for key, value in budget.items():
+            most = getattr(self, key, None)
+            if most is not None and value > most:
+                asked = int(value) if float(value).is_integer() else value
+                raise RulesError(f"{spec}: {key}={asked} is over this host's limit of {most}")
+
 
 BotFactory = Callable[..., Bot]
 _GENERIC: dict[str, BotFactory] = {}
-_PER_GAME: dict[tuple[str, str], BotFactory] = {}
 
 
-def register_bot(name: str, factory: BotFactory, game: str | None = None) -> None:
-    """Register a bot for every game (`game=None`) or for one game, where it wins over a generic."""
-    if game is None:
-        _GENERIC[name] = factory
-    else:
-        _PER_GAME[(game, name)] = factory
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Register a bot that plays every game (a game's own bots are named in its manifest)."""
+    _GENERIC[name] = factory
 
 
 def bot_names(game: str) -> list[str]:
-    games()  # make sure every game package has registered its bots
-    names = set(_GENERIC) | {n for g, n in _PER_GAME if g == game}
-    return sorted(names)
+    """Every bot that plays `game`: its own (its manifest's) and the generic ones."""
+    return sorted(set(_GENERIC) | set(info(game).bot_names))
 
 
-def make_bot(spec: str, game: Game[Any], seed: int | None = None) -> Bot:
-    """Build a bot from `name` or `name:key=value,key=value`."""
-    games()
+def make_bot(
+    spec: str, game: Game[Any, Any], seed: int | None = None, limits: BotLimits | None = None
+) -> Bot:
+    """Build a bot from `name` or `name:key=value,key=value`; a game's own bot of that name wins
+    over a generic one. With `limits`, a spec asking for more than they allow raises RulesError."""
     name, _, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
@@ -61,9 +91,12 @@ def make_bot(spec: str, game: Game[Any], seed: int | None = None) -> Bot:
         if not sep:
             raise RulesError(f"bot parameter {part!r} in {spec!r} is not key=value")
         params[key.strip()] = value.strip()
-    factory = _PER_GAME.get((game.name, name)) or _GENERIC.get(name)
+    factory = info(game.name).bot(name) or _GENERIC.get(name)
     if factory is None:
         raise RulesError(
             f"no bot {name!r} for {game.name}; the bots are: {', '.join(bot_names(game.name))}"
         )
-    return factory(game, random.Random(seed), **params)
+    bot: Bot = factory(game, random.Random(seed), **params)
+    if limits is not None:
+        limits.check(spec.strip(), bot.budget())
+    return bot

@@ -13,13 +13,14 @@ determinizations once per decision and each iteration searches a `copy()` of one
 game sets the pool's size: where the model's replies are all but fixed by the hidden cards, a
 root move's visits are worth only as many distinct determinizations as they meet).
 
-Playouts are the other cost. A game may register, in its own folder, a cheap playout *policy* on
-full states and an *evaluation* that scores an unfinished state; with them a playout stops after
-`depth` moves (or after `horizon(state)` moves, where the game knows a natural stopping point such
-as the end of a deal) and the evaluation stands in for the rest of the game. Without them the
-playout is uniformly random to the end (capped at `max_playout` moves, then a draw).
+Playouts are the other cost. A game may give, in its own folder (its manifest's `search`), a
+cheap playout *policy* on full states and an *evaluation* that scores an unfinished state; with
+them a playout stops after `depth` moves (or after `horizon(state)` moves, where the game knows a
+natural stopping point such as the end of a deal) and the evaluation stands in for the rest of the
+game. Without them the playout is uniformly random to the end (capped at `max_playout` moves, then
+a draw).
 
-A game may also register a *model* of how the other seats play: a policy on full states that
+A game may also give a *model* of how the other seats play: a policy on full states that
 decides only from what the mover may know (each game's `hint` rules, computed on the state). With
 it, the tree branches only on the searching seat's own moves; at another seat's turn the search
 follows the model, as in the playouts. Against players who do play like the model this turns the
@@ -32,11 +33,12 @@ seat)`, and a determinization it rejects is redrawn (a few times at most). `sett
 playout on to the searcher's next turn, so that every leaf is scored at the same point of a round.
 `paired` evaluates every root move in turn on each determinization (common random numbers) and
 plays the best mean: where the evaluation is a calibrated win chance and moves differ by a point
-or two of it (Sorry!), the luck of the draw, common to every move on one determinization, then
-drops out of their comparison. Where it is not, visit counts did as well (Whot!, Who's Who).
+or two of it (a race game's learned evaluation), the luck of the draw, common to every move on
+one determinization, then drops out of their comparison. Where it is not, visit counts did as well
+(docs/bots.md says which game uses which).
 
 Budget: `iterations=N` (default 1000) or `seconds=S` (whichever is given; `seconds` wins).
-Other parameters: `c` (exploration; default 0.7 unless the game registers its own), `depth`,
+Other parameters: `c` (exploration; default 0.7 unless the game gives its own), `depth`,
 `pool` (determinizations per move), `model` (0 to branch on every seat's moves instead), `paired`
 (1 for common random numbers at the root).
 """
@@ -52,16 +54,16 @@ from typing import Any
 
 from parlour.core import Game, Move, RulesError, State
 from parlour.core.options import parse_bool
+from parlour.core.registry import info
 from parlour.core.rng import GameRng
 
 from .base import Bot, register_bot
 
 __all__ = [
     "ISMCTSBot",
-    "Playout",
+    "SearchHelp",
     "SearchStats",
-    "get_playout",
-    "register_playout",
+    "search_help",
     "terminal_rewards",
 ]
 
@@ -72,11 +74,11 @@ Likely = Callable[[State, int], bool]
 
 
 @dataclass(frozen=True)
-class Playout:
-    """A game's help for playouts: a fast policy on full states and an evaluation of unfinished
-    ones (a win chance per seat, summing to about 1), used after `depth` playout moves — or,
-    when the game gives a `horizon`, after `horizon(state)` moves from where the playout starts
-    (an explicit `depth=` parameter of the bot still wins)."""
+class SearchHelp:
+    """What a game tells the search (its manifest's `search`): a fast policy on full states and an
+    evaluation of unfinished ones (a win chance per seat, summing to about 1), used after `depth`
+    playout moves — or, when the game gives a `horizon`, after `horizon(state)` moves from where
+    the playout starts (an explicit `depth=` parameter of the bot still wins)."""
 
     policy: Policy | None = None
     evaluate: Evaluate | None = None
@@ -89,7 +91,7 @@ class Playout:
     # of the round (a position just after one's own move flatters it: the others have not replied).
     settle: bool = False
     # Common random numbers at the root: every root move in turn on the same determinization, and
-    # the best mean wins (see the module doc; Sorry! uses it).
+    # the best mean wins (see the module doc).
     paired: bool = False
     # `likely(state, seat)`: is this determinization one the model's play so far makes possible
     # (say, the suit a hint-playing namer chose is the one its dealt hand was longest in)? The
@@ -97,40 +99,13 @@ class Playout:
     likely: Likely | None = None
 
 
-_PLAYOUTS: dict[str, Playout] = {}
 _REDRAWS = 15  # determinizations drawn at most in search of a likely one
 
 
-def register_playout(
-    game: str,
-    policy: Policy | None = None,
-    evaluate: Evaluate | None = None,
-    depth: int | None = None,
-    pool: int = 100,
-    horizon: Horizon | None = None,
-    c: float = 0.7,
-    model: Policy | None = None,
-    settle: bool = False,
-    paired: bool = False,
-    likely: Likely | None = None,
-) -> None:
-    """Register a game's playout help (called from the game's own folder)."""
-    _PLAYOUTS[game] = Playout(
-        policy,
-        evaluate,
-        depth if depth is not None else 1_000_000,
-        pool,
-        horizon,
-        c,
-        model,
-        settle,
-        paired,
-        likely,
-    )
-
-
-def get_playout(game: str) -> Playout:
-    return _PLAYOUTS.get(game, Playout())
+def search_help(game: str) -> SearchHelp:
+    """The game's help for the search, from its manifest (or none: plain random playouts)."""
+    help_ = info(game).search
+    return help_ if isinstance(help_, SearchHelp) else SearchHelp()
 
 
 def terminal_rewards(state: State) -> list[float]:
@@ -168,7 +143,7 @@ class SearchStats:
 class ISMCTSBot(Bot):
     name = "ismcts"
 
-    def __init__(self, game: Game[Any], rng: random.Random, **params: str) -> None:
+    def __init__(self, game: Game[Any, Any], rng: random.Random, **params: str) -> None:
         super().__init__(game, rng)
         known = {"iterations", "seconds", "c", "depth", "pool", "max_playout", "model", "paired"}
         bad = sorted(set(params) - known)
@@ -177,7 +152,7 @@ class ISMCTSBot(Bot):
         try:
             self.iterations = int(params.get("iterations", 1000))
             self.seconds = float(params["seconds"]) if "seconds" in params else None
-            help_ = get_playout(game.name)
+            help_ = search_help(game.name)
             self.c = float(params.get("c", help_.c))
             self.pool = int(params.get("pool", help_.pool))
             self.max_playout = int(params.get("max_playout", 2000))
@@ -186,8 +161,13 @@ class ISMCTSBot(Bot):
             self.paired = parse_bool(params.get("paired", help_.paired))
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None
-        if self.iterations < 1 or self.pool < 1 or (self.seconds is not None and self.seconds <= 0):
-            raise RulesError("ismcts needs iterations >= 1, pool >= 1 and seconds > 0")
+        # nan and inf are floats too: a search must have a finite budget
+        if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds > 0):
+            raise RulesError("ismcts seconds must be a finite number above 0")
+        if not math.isfinite(self.c) or self.c < 0:
+            raise RulesError("ismcts c must be a finite number, 0 or more")
+        if self.iterations < 1 or self.pool < 1 or self.max_playout < 1 or self.depth < 0:
+            raise RulesError("ismcts needs iterations, pool and max_playout >= 1, depth >= 0")
         self.policy = help_.policy
         self.evaluate = help_.evaluate
         self.horizon = None if "depth" in params else help_.horizon
@@ -196,8 +176,29 @@ class ISMCTSBot(Bot):
         self.likely = help_.likely if use_model else None
         self.last: SearchStats | None = None
 
+    searches = True
+
+    def budget(self) -> dict[str, float]:
+        out: dict[str, float] = {"pool": self.pool, "max_playout": self.max_playout}
+        if self.seconds is not None:
+            out["seconds"] = self.seconds
+        else:
+            out["iterations"] = self.iterations
+        if self.depth < 1_000_000:  # a game's own default is no depth at all
+            out["depth"] = self.depth
+        return out
+
     # --- the search -----------------------------------------------------------------------------
-    def search(self, view: dict[str, Any], legal: list[Move]) -> SearchStats:
+    def search(
+        self,
+        view: dict[str, Any],
+        legal: list[Move],
+        trace: list[tuple[Move, float]] | None = None,
+    ) -> SearchStats:
+        """Search from `view` (never a state) and say what each root move scored. With `trace`,
+        each iteration's root move and the searching seat's reward are appended to it, in order:
+        what an analysis needs for the noise of its estimates (in `paired` mode the k-th visit of
+        every root move was made on the same determinization)."""
         start = time.perf_counter()
         me = view.get("viewer")
         if not isinstance(me, int):
@@ -323,6 +324,12 @@ class ISMCTSBot(Bot):
                 back.visits += 1
                 back.reward += rewards[back.player]
                 back = back.parent
+            if trace is not None:
+                top = node
+                while top.parent is not root and top.parent is not None:
+                    top = top.parent
+                assert top.move is not None
+                trace.append((top.move, rewards[me]))
         if paired:  # equal visits: the best mean
             ranked = sorted(root.children.values(), key=lambda ch: -ch.reward / ch.visits)
         else:

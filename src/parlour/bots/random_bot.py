@@ -11,6 +11,7 @@ from .base import Bot, register_bot
 
 class RandomBot(Bot):
     name = "random"
+    reads_view = False  # a uniform choice among the legal moves
 
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
         return self.rng.choice(legal)

@@ -1,14 +1,31 @@
-"""parlour's core: the game protocol, rule options, registry, records and matches."""
+"""parlour's core: the game protocol, typed events, rule options, registry, records and matches.
 
-from .errors import IllegalMove, LoadError, ParlourError, RulesError
-from .match import Match, MatchFormat
+The modules form a stack, each importing only those above it in this list (a test checks it):
+errors, options, rng, events, formats, record, protocol, match, registry, replay.
+"""
+
+from .errors import (
+    IllegalMove,
+    LoadError,
+    NotAMove,
+    NotLegalNow,
+    ParlourError,
+    RulesError,
+    SetupError,
+)
+from .events import Event, events_from_wire, to_wire, view_to_wire
+from .formats import MatchFormat
+from .match import Match
 from .options import option, option_table, override, rules_to_dict
-from .protocol import Game, Move, Result, State
-from .record import Record, replay
-from .registry import GameInfo, games, info, make, register
+from .protocol import ENVELOPE, Game, Move, Result, State
+from .record import Record
+from .registry import GameInfo, WebAssets, games, info, make, register, register_package
+from .replay import replay
 from .rng import GameRng
 
 __all__ = [
+    "ENVELOPE",
+    "Event",
     "Game",
     "GameInfo",
     "GameRng",
@@ -17,11 +34,16 @@ __all__ = [
     "Match",
     "MatchFormat",
     "Move",
+    "NotAMove",
+    "NotLegalNow",
     "ParlourError",
     "Record",
     "Result",
     "RulesError",
+    "SetupError",
     "State",
+    "WebAssets",
+    "events_from_wire",
     "games",
     "info",
     "make",
@@ -29,6 +51,9 @@ __all__ = [
     "option_table",
     "override",
     "register",
+    "register_package",
     "replay",
     "rules_to_dict",
+    "to_wire",
+    "view_to_wire",
 ]

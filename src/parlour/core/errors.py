@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+__all__ = ["IllegalMove", "LoadError", "NotAMove", "NotLegalNow", "ParlourError", "RulesError"]
+
 
 class ParlourError(ValueError):
     """Base of every error parlour raises about its input."""
@@ -14,6 +16,8 @@ class IllegalMove(ParlourError):
 
     The message says why and lists what is legal, so a person at a prompt or a client on a socket
     can correct itself without reading the rules. The state is never changed by a refused move.
+    `State.check` raises one of the two kinds below; `IllegalMove` itself is left for "the game is
+    over" and for callers that do not care which.
     """
 
     def __init__(self, reason: str, legal: Iterable[object] = ()) -> None:
@@ -27,8 +31,26 @@ class IllegalMove(ParlourError):
         super().__init__(message)
 
 
+class NotAMove(IllegalMove):
+    """Text that names no move of this game at all (a typo, another game's notation)."""
+
+
+class NotLegalNow(IllegalMove):
+    """A real move of the game that the rules do not allow at this moment; `why` says why, where
+    the game can tell (e.g. "13 circle cannot follow the call: triangle or 8")."""
+
+    def __init__(self, reason: str, legal: Iterable[object] = (), why: str | None = None) -> None:
+        self.why = why
+        super().__init__(f"{reason}: {why}" if why else reason, legal)
+
+
 class RulesError(ParlourError):
     """A rule option, preset or house-rules file that does not make sense."""
+
+
+class SetupError(RulesError):
+    """A position or game setup that cannot be played: too many of a card, a pawn on no square,
+    a player to move who is not at the table. (A RulesError, so older callers still catch it.)"""
 
 
 class LoadError(ParlourError):

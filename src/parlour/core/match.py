@@ -7,58 +7,16 @@ the whole match even when eliminated players leave and the game is rebuilt for f
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RulesError
+from .formats import MatchFormat
 from .protocol import Game, Result, State
 from .rng import GameRng, fresh_seed
 
 __all__ = ["GameSummary", "Match", "MatchFormat"]
-
-
-@dataclass(frozen=True)
-class MatchFormat:
-    """How games add up to a match.
-
-    `games`: a fixed number of games (a Storey short rubber is 5). `eliminate_at`: a player whose
-    total reaches it leaves (English rules, 100) and the match ends with one player left.
-    `kitty`: the highest score of each game pays a counter into the pool, which the match winner
-    takes (seed 000). `lower_wins`: totals count against (Whot!) or for (Who's Who, Sorry! points).
-    `rotate`: the deal passes left after each game; otherwise `winner_starts` (Sorry!, seed 003:
-    "The winner of one game goes first in the next").
-    """
-
-    name: str
-    games: int | None = 1
-    eliminate_at: int | None = None
-    kitty: bool = False
-    lower_wins: bool = True
-    dealer_by_cut: bool = False
-    rotate: bool = True
-    winner_starts: bool = False
-
-    @staticmethod
-    def parse(text: str, *, lower_wins: bool = True, dealer_by_cut: bool = False) -> MatchFormat:
-        """`single`, `rounds-N`, `rubber-5`/`rubber-10` (with kitty), `elimination-N`."""
-        t = text.strip().lower()
-        if t in ("single", "1", "game"):
-            return MatchFormat("single", 1, lower_wins=lower_wins, dealer_by_cut=dealer_by_cut)
-        m = re.fullmatch(r"(rounds|rubber|elimination|series)-(\d+)", t)
-        if not m or int(m.group(2)) < 1:
-            raise RulesError(
-                f"match format {text!r} is not one of: single, rounds-N, series-N, rubber-5, "
-                "rubber-10, elimination-N"
-            )
-        kind, n = m.group(1), int(m.group(2))
-        if kind == "elimination":
-            return MatchFormat(
-                t, None, eliminate_at=n, lower_wins=True, dealer_by_cut=dealer_by_cut
-            )
-        return MatchFormat(
-            t, n, kitty=kind == "rubber", lower_wins=lower_wins, dealer_by_cut=dealer_by_cut
-        )
 
 
 @dataclass
@@ -76,11 +34,12 @@ class Match:
 
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[Any, Any],
         format: MatchFormat | str | None = None,
         *,
         seed: int | None = None,
         names: list[str] | None = None,
+        seeder: Callable[[int], int] | None = None,
     ) -> None:
         self.base = game
         if isinstance(format, str) or format is None:
@@ -88,6 +47,9 @@ class Match:
         self.format = format
         self.seed = fresh_seed() if seed is None else seed
         self.rng = GameRng(self.seed)
+        # Each game's seed: by default the next draw of the match's generator (reproducible from
+        # the match seed); a server gives a seeder whose seeds no record can predict.
+        self.seeder = seeder
         n = game.players
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
         if len(self.names) != n:
@@ -127,10 +89,20 @@ class Match:
         while self.starter not in seats:  # the starter left: the deal passes on
             self.starter = (self.starter + 1) % self.base.players
         local = seats.index(self.starter)
-        seed = self.rng.getrandbits(63)
+        number = len(self.games)
+        seed = self.seeder(number) if self.seeder is not None else self.rng.getrandbits(63)
         self.current = game.new_game(seed, **game.setup_for(local))
         self._seats = seats
         return self.current
+
+    def undo_point(self) -> tuple[Any, ...]:
+        """What `next_game` changes, to put back with `undo` if the new game cannot be kept (its
+        storing failed)."""
+        return (self.current, list(self._seats), self.starter, self.rng.getstate())
+
+    def undo(self, point: tuple[Any, ...]) -> None:
+        self.current, self._seats, self.starter, rng = point
+        self.rng.setstate(rng)
 
     @property
     def _started(self) -> int:
@@ -148,8 +120,21 @@ class Match:
             raise RulesError("no game of this match to finish")
         if not state.is_over:
             raise RulesError("the game is not over yet")
-        res = state.result()
+        return self._score(state.result(), state.seed, state.record().to_dict())
+
+    def restore_game(self, result: Result) -> GameSummary:
+        """Score the current game from its known result without playing it again: how a stored
+        match is rebuilt in time that does not grow with its length (only its last game, whose
+        position is shown, needs its moves). The game must be the one that gave `result`."""
+        if self.current is None:
+            raise RulesError("no game of this match to restore")
+        if len(result.points) != len(self._seats):
+            raise RulesError("the result is for another number of players")
+        return self._score(result, self.current.seed, self.current.record().to_dict())
+
+    def _score(self, res: Result, seed: int, record: dict[str, Any]) -> GameSummary:
         seats = self._seats
+        record = {**record, "names": [self.names[s] for s in seats]}  # for `parlour replay`
         points = {seats[i]: res.points[i] for i in range(len(seats))}
         for seat, p in points.items():
             self.totals[seat] += p
@@ -161,9 +146,9 @@ class Match:
         summary = GameSummary(
             seats=list(seats),
             starter=self.starter,
-            seed=state.seed,
+            seed=seed,
             result=res,
-            record=state.record().to_dict(),
+            record=record,
             points=points,
         )
         self.games.append(summary)

@@ -61,8 +61,20 @@ class OptionInfo:
     choices: tuple[Any, ...] | None
 
 
+_OPTION_TYPES: dict[type[Any], dict[str, Any]] = {}
+
+
+def option_types(rules_cls: type[Any]) -> dict[str, Any]:
+    """The options' types (the annotations resolved once per rules class: resolving them is slow,
+    and the server turns rules into JSON each time a table's facts go out)."""
+    hints = _OPTION_TYPES.get(rules_cls)
+    if hints is None:
+        hints = _OPTION_TYPES[rules_cls] = typing.get_type_hints(rules_cls)
+    return hints
+
+
 def option_table(rules_cls: type[Any]) -> list[OptionInfo]:
-    hints = typing.get_type_hints(rules_cls)
+    hints = option_types(rules_cls)
     rows = []
     for f in dataclasses.fields(rules_cls):
         rows.append(
@@ -93,7 +105,7 @@ def _type_name(tp: Any) -> str:
 def rules_to_dict(rules: Any) -> dict[str, Any]:
     """A JSON-able dict of every option (maps become {"key": value} objects)."""
     out: dict[str, Any] = {}
-    hints = typing.get_type_hints(type(rules))
+    hints = option_types(type(rules))
     for f in dataclasses.fields(rules):
         value = getattr(rules, f.name)
         if _type_name(hints[f.name]) == "map":
@@ -109,7 +121,7 @@ def override(rules: R, values: Mapping[str, Any]) -> R:
     if not values:
         return rules
     fields = {f.name: f for f in dataclasses.fields(rules)}  # type: ignore[arg-type]
-    hints = typing.get_type_hints(type(rules))
+    hints = option_types(type(rules))
     changes: dict[str, Any] = {}
     for key, raw in values.items():
         name = key.replace("-", "_")

@@ -1,35 +1,53 @@
-"""The game protocol every parlour game follows (see DESIGN.md, "The game protocol").
+"""The game protocol every parlour game follows (see docs/architecture.md, "The game protocol").
 
-A `Game` is a rule set at a table size: it starts states and knows the notation. A `State` is one
-game in progress: it is mutated by `apply`, tells whose turn it is and what is legal, and shows each
-player only their `view`. The terminal, the server, the simulator and the bots use nothing else.
+A `Game` is a rule set at a table size: it starts states, reads notation and builds positions. A
+`State` is one game in progress: it is mutated by `apply`, tells whose turn it is and what is
+legal, and shows each player only their `view`. The terminal, the server, the simulator, the bots
+and the adapters use nothing else.
+
+Legality has one gate, `State.check`: it turns text or a `Move` into the legal move it names, or
+raises `NotAMove` (no move of this game at all) or `NotLegalNow` (a move the rules do not allow at
+this moment, with the game's reason where it can give one). `apply` goes through it.
 """
 
 from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from .errors import IllegalMove, LoadError
+from .errors import IllegalMove, LoadError, NotAMove, NotLegalNow
+from .formats import MatchFormat
 from .options import rules_to_dict
+from .record import Record
 from .rng import GameRng
 
-if TYPE_CHECKING:
-    from .match import MatchFormat
-    from .record import Record
+__all__ = ["ENVELOPE", "Game", "Move", "Result", "State"]
 
-__all__ = ["Game", "Move", "Result", "State"]
+#: The keys every view has, whatever the game (docs/protocol.md, "The view envelope").
+ENVELOPE = ("game", "viewer", "players", "to_play", "is_over", "hand_counts", "events")
 
 
 class Move(ABC):
-    """A move: immutable, hashable, and `str(move)` is text that `State.apply` accepts back."""
+    """A move: immutable, hashable, and `str(move)` is text that `State.apply` accepts back.
+
+    `fields()` gives its parts as JSON data (always a `kind`), so that a client never parses the
+    text: the wire form is `{"text": "play whot call star", "kind": "play", "card": "whot", ...}`.
+    """
 
     __slots__ = ()
 
     @abstractmethod
     def __str__(self) -> str: ...
+
+    @abstractmethod
+    def fields(self) -> dict[str, Any]:
+        """The move's parts as JSON data: `kind` first, then the game's own fields."""
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"text": str(self), **self.fields()}
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self}>"
@@ -41,6 +59,8 @@ class Result:
 
     `points` are the game's own: in Whot! they count *against* a player (`lower_is_better`), in
     Who's Who they are tricks or books won. `ranks` are 1 for the best, ties sharing a rank.
+    `reason` is a short phrase with no player named in it ("the market ran out"): an edge that
+    knows the players' names says who.
     """
 
     winners: tuple[int, ...]
@@ -59,6 +79,17 @@ class Result:
         }
 
     @staticmethod
+    def from_dict(data: dict[str, Any]) -> Result:
+        """A result from `to_dict()` (other keys, such as a server's, are ignored)."""
+        return Result(
+            tuple(data["winners"]),
+            tuple(data["points"]),
+            bool(data["lower_is_better"]),
+            tuple(data["ranks"]),
+            str(data.get("reason", "")),
+        )
+
+    @staticmethod
     def ranked(
         winners: tuple[int, ...], points: tuple[int, ...], lower_is_better: bool, reason: str = ""
     ) -> Result:
@@ -74,15 +105,18 @@ class Result:
         return Result(winners, points, lower_is_better, ranks, reason)
 
 
+R = TypeVar("R")
 S = TypeVar("S", bound="State")
 
 
-class Game(ABC, Generic[S]):
-    """A rule set at a table size. Cheap to build; immutable; starts and loads states."""
+class Game(ABC, Generic[R, S]):
+    """A rule set (`rules`, of the game's own options type `R`) at a table size. Cheap to build;
+    immutable; starts, loads and sets up states of type `S`."""
 
     name: ClassVar[str]
+    rules: R
 
-    def __init__(self, players: int, rules: Any, preset: str | None = None) -> None:
+    def __init__(self, players: int, rules: R, preset: str | None = None) -> None:
         self.players = players
         self.rules = rules
         self.preset = preset
@@ -103,7 +137,17 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def new_game(self, seed: int | None = None, **setup: Any) -> S:
-        """A new game; all chance comes from `seed`. `setup` is game-specific (dealer, …)."""
+        """A new game; all chance comes from `seed`. `setup` is game-specific (dealer, …); every
+        game takes `position=` (a `State.position()` dict), which is `from_position`."""
+
+    @abstractmethod
+    def from_position(self, spec: Mapping[str, Any], seed: int | None = None) -> S:
+        """A game starting from a chosen position (the JSON of `State.position()`, whole or with
+        parts left out for the game to fill from `seed`). Raises `SetupError` saying what is wrong.
+
+        `from_position(state.position())` shows the same views (but for the events: a position has
+        no history) and the same legal moves as `state`: the conformance suite checks it.
+        """
 
     @abstractmethod
     def parse_move(self, text: str) -> Move:
@@ -118,17 +162,16 @@ class Game(ABC, Generic[S]):
         """A full state consistent with everything `view` shows (a determinization).
 
         Used by search bots: they never see the true state, only states drawn from those that the
-        player cannot tell apart from it.
+        player cannot tell apart from it. `view` may be a view as `State.view` gives it or as it
+        arrived over the wire (events as JSON objects).
         """
 
-    def with_players(self, players: int) -> Game[S]:
+    def with_players(self, players: int) -> Game[R, S]:
         """The same rules at another table size (for eliminations in a match)."""
         return type(self)(players, self.rules, self.preset)
 
     def match_format(self, name: str | None = None) -> MatchFormat:
         """The multi-game format named (or this rule set's usual one). Games override this."""
-        from .match import MatchFormat
-
         return MatchFormat.parse(name or "single")
 
     def setup_for(self, starter: int) -> dict[str, Any]:
@@ -136,9 +179,10 @@ class Game(ABC, Generic[S]):
         return {"dealer": starter}
 
     def cut_for_dealer(self, rng: GameRng) -> tuple[int, str]:
-        """Who deals the first game of a match, and words saying how it was decided."""
+        """Who deals the first game of a match, and words saying how it was decided (players are
+        `{P1}`, `{P2}`, … in them: the edges put names in, `core.events.with_names`)."""
         d = rng.randrange(self.players)
-        return d, f"player {d} was drawn to start"
+        return d, f"{{P{d + 1}}} was drawn to start"
 
     def load(self, text: str) -> S:
         """A state from `State.to_json()` text, checked to be this game's."""
@@ -162,7 +206,7 @@ class Game(ABC, Generic[S]):
 class State(ABC):
     """One game in progress. Mutable; `copy()` gives an independent one."""
 
-    game: Game[Any]
+    game: Game[Any, Any]
     seed: int
     setup: dict[str, Any]
     history: list[Move]
@@ -184,7 +228,9 @@ class State(ABC):
 
     @abstractmethod
     def view(self, player: int | None) -> dict[str, Any]:
-        """What `player` may know, as a JSON-able dict; `None` is a spectator."""
+        """What `player` may know; `None` is a spectator. The keys of `ENVELOPE` first (built by
+        `_envelope`), then the game's own; events are typed (`parlour.core.events`), everything
+        else plain JSON data. `parlour.core.events.view_to_wire` gives the JSON form."""
 
     @property
     @abstractmethod
@@ -202,6 +248,12 @@ class State(ABC):
         """Everything, hidden parts and generator included: a save file, never sent to a player."""
 
     @abstractmethod
+    def position(self) -> dict[str, Any]:
+        """The whole situation as JSON data — every hand, the order of the pack, whose turn —
+        that `Game.from_position` takes back: for tests, puzzles and teaching. It holds hidden
+        cards: it is never sent to a player of a running game."""
+
+    @abstractmethod
     def permute_hidden(self: S, player: int, rng: GameRng) -> S:
         """A copy in which everything hidden from `player` is redrawn at random, consistently.
 
@@ -212,25 +264,60 @@ class State(ABC):
         """The move a move clock makes for a player who runs out of time (game-specific)."""
         return self.legal_moves()[0]
 
+    def why_illegal(self, move: Move) -> str | None:
+        """Why the rules refuse `move` now, in words, where the game can say (else None)."""
+        return None
+
+    def _resolve_text(self, text: str) -> Move:
+        """The move a text names here: the notation, which a game may read more leniently where
+        the position settles it (Sorry!'s `1 enter` when one colour can enter)."""
+        return self.game.parse_move(text)
+
+    def _envelope(self, viewer: int | None, hand_counts: list[int] | None) -> dict[str, Any]:
+        """The keys every view starts with (`ENVELOPE`)."""
+        return {
+            "game": self.game.name,
+            "viewer": viewer,
+            "players": self.game.players,
+            "to_play": self.to_play,
+            "is_over": self.is_over,
+            "hand_counts": hand_counts,
+            "events": [],
+        }
+
     # --- shared behaviour ------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         if self._legal is None:
             self._legal = self._legal_moves()
         return list(self._legal)
 
+    def check(self, move: Move | str) -> Move:
+        """The legal move that `move` (a Move or its text) names; raises `NotAMove` or
+        `NotLegalNow` (both `IllegalMove`s listing the legal moves), or `IllegalMove` once the
+        game is over. The one gate of legality: `apply`, the server and the terminal use it."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves()
+        if not legal and self.is_over:
+            raise IllegalMove("the game is over")
+        if isinstance(move, str):
+            try:
+                move = self._resolve_text(move)
+            except IllegalMove as exc:
+                raise NotAMove(exc.reason, legal) from None
+        elif not isinstance(move, Move):
+            raise NotAMove(f"a move is text or a Move, not {type(move).__name__}", legal)
+        if move in legal:
+            return move
+        raise NotLegalNow(f"{move} is not legal now", legal, self.why_illegal(move))
+
     def apply(self, move: Move | str) -> Move:
         """Play `move` (a Move or its text) and return it; an IllegalMove changes nothing."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._legal_moves()
-        if isinstance(move, str):
-            if not legal and self.is_over:
-                raise IllegalMove("the game is over")
-            move = self.game.parse_move(move)
-        if move not in legal:
-            if self.is_over:
-                raise IllegalMove("the game is over")
-            raise IllegalMove(f"{move} is not legal now", legal)
+        if move.__class__ is str or move not in legal:
+            move = self.check(move)
         self._legal = None
         self.history.append(move)
         self._apply(move)
@@ -240,8 +327,6 @@ class State(ABC):
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     def record(self) -> Record:
-        from .record import Record
-
         spec = self.game.spec()
         return Record(
             game=spec["game"],

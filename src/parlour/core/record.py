@@ -1,4 +1,7 @@
-"""Game records: game, rules, seed, setup and moves — enough to rebuild any game exactly."""
+"""Game records: game, rules, seed, setup and moves — enough to rebuild any game exactly.
+
+A record is plain data and knows no game; `parlour.core.replay` plays one back.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +9,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import IllegalMove, LoadError
-from .protocol import State
+from .errors import LoadError
 
-__all__ = ["Record", "replay"]
+__all__ = ["Record"]
 
 
 @dataclass(frozen=True)
@@ -20,9 +22,10 @@ class Record:
     seed: int
     setup: dict[str, Any] = field(default_factory=dict)
     moves: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()  # the players' names, in player order (optional)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "format": "parlour-record/1",
             "game": self.game,
             "players": self.players,
@@ -31,6 +34,9 @@ class Record:
             "setup": self.setup,
             "moves": list(self.moves),
         }
+        if self.names:
+            out["names"] = list(self.names)
+        return out
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -49,6 +55,11 @@ class Record:
             raise LoadError("record seed and players must be whole numbers")
         if not isinstance(data["rules"], dict):
             raise LoadError("record rules must be an object of options")
+        names = data.get("names") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise LoadError("record names must be a list of names")
+        if names and len(names) != data["players"]:
+            raise LoadError(f"record names must name all {data['players']} players")
         return cls(
             game=str(data["game"]),
             players=data["players"],
@@ -56,6 +67,7 @@ class Record:
             seed=data["seed"],
             setup=dict(data.get("setup") or {}),
             moves=tuple(moves),
+            names=tuple(names),
         )
 
     @classmethod
@@ -64,21 +76,3 @@ class Record:
             return cls.from_dict(json.loads(text))
         except json.JSONDecodeError as exc:
             raise LoadError(f"not a record (invalid JSON: {exc})") from None
-
-
-def replay(record: Record | dict[str, Any] | str, upto: int | None = None) -> State:
-    """Rebuild the game a record describes (its first `upto` moves, or all of them)."""
-    from .registry import make
-
-    if isinstance(record, str):
-        record = Record.from_json(record)
-    elif isinstance(record, dict):
-        record = Record.from_dict(record)
-    game = make(record.game, players=record.players, rules=record.rules)
-    state: State = game.new_game(seed=record.seed, **record.setup)
-    for i, text in enumerate(record.moves[:upto]):
-        try:
-            state.apply(text)
-        except IllegalMove as exc:
-            raise LoadError(f"record move {i + 1} ({text!r}) cannot be played: {exc}") from None
-    return state

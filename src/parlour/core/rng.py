@@ -76,7 +76,18 @@ class GameRng(random.Random):
         return self._own().getrandbits(k)
 
     def shuffle(self, x: MutableSequence[Any]) -> None:
-        self._own().shuffle(x)
+        # `random.Random.shuffle`'s own algorithm (Fisher-Yates from the end, each index drawn by
+        # `_randbelow_with_getrandbits`), with the draw written out: the same swaps from the same
+        # bits, without two Python calls per card. A deal or a refill shuffles 50-odd cards, and
+        # Whot! refills often. `tests/core/test_core_rng.py` holds it equal to `random.Random`.
+        getrandbits = self._own().getrandbits
+        for i in reversed(range(1, len(x))):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            x[i], x[j] = x[j], x[i]
 
     def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
         return self._own().choice(seq)

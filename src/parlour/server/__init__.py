@@ -3,6 +3,7 @@
 `create_app(Settings(database=...))` builds the ASGI app; `parlour serve` runs it under uvicorn.
 """
 
-from .app import Settings, create_app
+from .app import create_app
+from .settings import Settings
 
 __all__ = ["Settings", "create_app"]

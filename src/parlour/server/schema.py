@@ -2,7 +2,10 @@
 
 A game is stored as its record — game, rules, seed, setup — plus one row per move, so a move is
 one small insert that is committed before anyone hears of it. Seat tokens are stored only as
-SHA-256 hashes. The schema is created and upgraded by the Alembic migrations in `migrations/`.
+SHA-256 hashes. Accounts (optional: a guest plays with a name and a link) keep an Argon2id hash
+of their password and SHA-256 hashes of their session tokens; ratings are kept per player — an
+account or a bot kind — per game and rule preset, with one history row per rated game.
+The schema is created and upgraded by the Alembic migrations in `migrations/`.
 """
 
 from __future__ import annotations
@@ -18,10 +21,29 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
 )
 
-__all__ = ["games", "metadata", "moves", "seats", "tables"]
+__all__ = [
+    "accounts",
+    "analyses",
+    "games",
+    "metadata",
+    "moves",
+    "puzzles",
+    "quick_entries",
+    "rating_history",
+    "ratings",
+    "seats",
+    "secrets",
+    "sessions",
+    "tables",
+    "tournament_entrants",
+    "tournament_tables",
+    "tournaments",
+    "workers",
+]
 
 metadata = MetaData()
 
@@ -39,8 +61,32 @@ tables = Table(
     Column("move_clock", Float, nullable=False, default=0.0),
     Column("bot_delay", Float, nullable=False, default=0.0),
     Column("auto_next", Boolean, nullable=False, default=False),
-    Column("status", String(16), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
     Column("host_hash", String(64), nullable=False),
+    # not listed in the lobby; joined by link or code only
+    Column("private", Boolean, nullable=False, default=False),
+    # who opened it (a hash of the client's address): per-client limits survive a restart
+    Column("creator", String(64), index=True),
+    # a seat that does not act for this long (0: never) goes to a bot or is freed (on_idle)
+    Column("idle_timeout", Float, nullable=False, default=0.0),
+    Column("on_idle", String(8), nullable=False, default="bot"),
+    # the last move, join or start: waiting tables nobody joins expire, abandoned ones are pruned
+    Column("last_active", Float),
+    # the worker that owns the table and since which take-over (a stalled old owner's writes
+    # fail on the epoch), and the table's change number, one more with every stored change
+    Column("owner", String(64), index=True),
+    Column("epoch", Integer, nullable=False, default=0),
+    Column("seq", Integer, nullable=False, default=0),
+    # when the player to move runs out of time (wall clock), for a worker that takes over
+    Column("clock_deadline", Float),
+    # the code of the rematch its host opened (the same seats at a new table), once there is one
+    Column("rematch", String(16)),
+    # a correspondence table: a move clock of hours to days, never expired nor pruned, and what
+    # its clock does to a person out of time: "move" (the forced move) or "bot" (a bot sits in)
+    Column("correspondence", Boolean, nullable=False, default=False),
+    Column("on_timeout", String(8), nullable=False, default="move"),
+    # a rated table: every person seated is an account, and each finished game moves ratings
+    Column("rated", Boolean, nullable=False, default=False),
 )
 
 seats = Table(
@@ -51,6 +97,8 @@ seats = Table(
     Column("name", String(64)),
     Column("bot", String(128)),
     Column("token_hash", String(64), index=True),
+    # the account playing the seat (a guest: none); a guest's seat can be claimed later
+    Column("account_id", Integer, index=True),
 )
 
 games = Table(
@@ -67,6 +115,9 @@ games = Table(
     Column("started_at", Float, nullable=False),
     Column("finished_at", Float, index=True),
     Column("result", JSON),
+    # when the ratings were moved by this game (a rated table's): set once, in the same
+    # transaction as the moves, so a finish processed twice rates once
+    Column("rated_at", Float),
     UniqueConstraint("table_code", "number", name="uq_game_number"),
 )
 
@@ -77,4 +128,181 @@ moves = Table(
     Column("ply", Integer, primary_key=True),
     Column("text", String(256), nullable=False),
     Column("at", Float, nullable=False),
+)
+
+# Values the server keeps to itself, such as the key that makes games' seeds unpredictable.
+secrets = Table(
+    "parlour_secrets",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)
+
+# The table workers of a cluster: alive while their heartbeat is recent.
+workers = Table(
+    "parlour_workers",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("started_at", Float, nullable=False),
+    Column("heartbeat_at", Float, nullable=False),
+    Column("tables", Integer, nullable=False, default=0),
+    Column("draining", Boolean, nullable=False, default=False),
+)
+
+# Game review: an analysis is cached by the record it judged (the hash of its canonical JSON, so an
+# uploaded copy of a stored game finds it too), the seat and the budget; `game_id` ties it to a
+# stored game (NULL: an uploaded record, pruned with the abandoned tables after the retention).
+analyses = Table(
+    "parlour_analyses",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("record_hash", String(80), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("budget", String(64), nullable=False),
+    Column("game_id", Integer, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("analysis", Text, nullable=False),
+    UniqueConstraint("record_hash", "seat", "budget", name="uq_analysis"),
+)
+
+# Puzzles found by analyses or uploaded: shareable by their id (a hash of their JSON).
+puzzles = Table(
+    "parlour_puzzles",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("puzzle", Text, nullable=False),
+)
+
+
+# Tournaments (server/tournament.py, server/director.py): a state machine — open (taking
+# entrants), running (round `round` being played at its tables), finished (`standings` final) —
+# advanced by the table workers' directors with a compare-and-set on `round`, so that two workers
+# never open the same round twice.
+tournaments = Table(
+    "parlour_tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("title", String(64), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("preset", String(64)),
+    Column("options", JSON, nullable=False),
+    Column("format", String(16), nullable=False),  # swiss | elimination
+    Column("rounds", Integer),  # swiss: how many rounds (fixed at the start)
+    Column("table_size", Integer, nullable=False),  # seats a table: 2 (swiss), 3 or 4
+    Column("max_entrants", Integer, nullable=False),
+    Column("bot_fill", String(128)),  # a bot spec: the empty places are bots at the start
+    Column("bot_delay", Float, nullable=False, default=0.0),
+    Column("status", String(16), nullable=False, index=True),  # open | running | finished
+    Column("round", Integer, nullable=False, default=0),  # the round being played (0: none yet)
+    Column("host_hash", String(64), nullable=False),
+    Column("creator", String(64), index=True),
+    Column("started_at", Float),
+    Column("finished_at", Float),
+    Column("standings", JSON),  # the final standings, once finished
+)
+
+tournament_entrants = Table(
+    "parlour_tournament_entrants",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("parlour_tournaments.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),  # 1, 2, ... in the order of joining (the seed)
+    Column("name", String(64), nullable=False),
+    Column("bot", String(128)),  # a bot spec, or NULL: a person
+    # a person's secret: their seat token at every table of the tournament (stored hashed)
+    Column("token_hash", String(64)),
+    # the seam for accounts: the account an entrant played as, once there are accounts
+    Column("account_id", String(64)),
+    Column("joined_at", Float, nullable=False),
+    UniqueConstraint("tournament_id", "name", name="uq_entrant_name"),
+)
+
+# Every table of every round (and every bye: no table). `entrants` are the entrant numbers by seat.
+tournament_tables = Table(
+    "parlour_tournament_tables",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", String(16), ForeignKey("parlour_tournaments.id"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("table_code", String(16), ForeignKey("parlour_tables.code"), index=True),
+    Column("entrants", JSON, nullable=False),
+)
+
+# Accounts: a username (its display form, and `name_key`, the form two names that look alike
+# share, unique) and an Argon2id hash of the password. A deleted account keeps its row, nameless,
+# so that the games and ratings it played stay whole; nothing in it names the person.
+accounts = Table(
+    "parlour_accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(64), nullable=False),
+    Column("name_key", String(64), nullable=False, unique=True),
+    Column("password_hash", String(256), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("deleted_at", Float),
+)
+
+# Log-in sessions: the SHA-256 of the session cookie's token (the token itself is never stored).
+sessions = Table(
+    "parlour_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("parlour_accounts.id"), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("last_seen", Float, nullable=False),
+)
+
+# Ratings (openskill, Plackett-Luce) by player — "a:<account id>" or "bot:<kind>" — game and preset.
+ratings = Table(
+    "parlour_ratings",
+    metadata,
+    Column("player", String(64), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("preset", String(64), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False, default=0),
+    Column("wins", Float, nullable=False, default=0.0),
+    Column("updated_at", Float, nullable=False),
+)
+
+# A rating after each rated game, per player of it: the profile's chart.
+rating_history = Table(
+    "parlour_rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", Integer, ForeignKey("parlour_games.id"), nullable=False, index=True),
+    Column("player", String(64), nullable=False, index=True),
+    Column("game", String(64), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    UniqueConstraint("game_id", "player", name="uq_rating_game_player"),
+)
+
+
+# Quick match's queue (server/matchmaking.py): one row per entry, found by its ticket's hash.
+quick_entries = Table(
+    "parlour_quick",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ticket_hash", String(64), nullable=False, unique=True),
+    Column("client", String(64), index=True),
+    Column("account_id", Integer, index=True),
+    Column("name", String(64), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("bot_after", Float),
+    Column("joined_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("table_code", String(16)),
+    Column("seat", Integer),
+    Column("matched_at", Float),
 )

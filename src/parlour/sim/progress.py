@@ -20,11 +20,16 @@ __all__ = ["game_bar"]
 
 @contextmanager
 def game_bar(
-    label: str, total: int, console: Console, *, transient: bool = False
+    label: str,
+    total: int,
+    console: Console,
+    *,
+    transient: bool = False,
+    unit: str = "games",
 ) -> Iterator[Callable[[int], None]]:
-    """A bar of games done out of `total`, with games per second, time elapsed and ETA; yields
-    `advance(k)`, to call as games finish. `transient` clears it when done (where the figures
-    printed afterwards are what matters)."""
+    """A bar of games (or other `unit`s: decisions) done out of `total`, with the rate, time
+    elapsed and ETA; yields `advance(k)`, to call as they finish. `transient` clears it when done
+    (where the figures printed afterwards are what matters)."""
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -44,6 +49,6 @@ def game_bar(
             t = progress.tasks[0]
             el = t.elapsed or 0.0
             if el > 0:
-                progress.update(task, rate=f"{t.completed / el:.1f} games/s")
+                progress.update(task, rate=f"{t.completed / el:.1f} {unit}/s")
 
         yield advance

@@ -72,7 +72,7 @@ class SimSpec:
         elif len(self.bots) != n:
             raise RulesError(f"{len(self.bots)} bots named for {n} seats")
 
-    def make_game(self) -> Game[Any]:
+    def make_game(self) -> Game[Any, Any]:
         return _game(self.game, self.players, self.rules, self.overrides)
 
     def seating(self, i: int) -> tuple[str, ...]:
@@ -96,8 +96,8 @@ class SimSpec:
 @functools.lru_cache(maxsize=16)
 def _game(
     name: str, players: int, rules: str | None, overrides: tuple[tuple[str, str], ...]
-) -> Game[Any]:
-    g: Game[Any] = parlour.make(name, players=players, rules=rules, **dict(overrides))
+) -> Game[Any, Any]:
+    g: Game[Any, Any] = parlour.make(name, players=players, rules=rules, **dict(overrides))
     return g
 
 

@@ -36,7 +36,7 @@ class Rate:
     label: str
     wins: float
     trials: int
-    points: float  # mean points (the game's own: against in Whot!, for in Who's Who)
+    points: float  # mean points, the game's own (against or for the player, as its Result says)
 
     @property
     def rate(self) -> float:

@@ -2,9 +2,11 @@
 
 Each check plays seeded random games through the public protocol and asserts a property of the
 protocol itself: games end, `legal_moves()` is never empty before the end, copies are independent,
-JSON and records round-trip exactly, every move's text parses back to it, and views are a wall —
-redrawing everything hidden from a player leaves that player's view unchanged, and a state sampled
-from a view shows the same view.
+JSON and records round-trip exactly, every move's text parses back to it and refused moves say
+whether they are no move at all or not legal now, views are a wall — redrawing everything hidden
+from a player leaves that player's view unchanged, and a state sampled from a view (as objects or
+as JSON) shows the same view —, every view has the common envelope with typed events, and a
+position round-trips through `Game.from_position`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from parlour.core import Game, IllegalMove, State, replay
+from parlour.core import ENVELOPE, Game, IllegalMove, NotAMove, NotLegalNow, State, replay
+from parlour.core.events import Event, view_to_wire
 from parlour.core.rng import GameRng
 
 __all__ = ["CHECKS", "check_all", "random_playout"]
@@ -23,7 +26,7 @@ MAX_MOVES = 50_000
 
 
 def random_playout(
-    game: Game[Any], seed: int, every: Callable[[State, int], None] | None = None
+    game: Game[Any, Any], seed: int, every: Callable[[State, int], None] | None = None
 ) -> State:
     """Play a random game to its end, calling `every(state, i)` before each move."""
     state: State = game.new_game(seed=seed)
@@ -58,7 +61,7 @@ def _sample_points(seed: int, k: int = 12, most: int = 40) -> Callable[[int], bo
     return pick
 
 
-def check_plays_to_end(game: Game[Any], seed: int) -> None:
+def check_plays_to_end(game: Game[Any, Any], seed: int) -> None:
     final = random_playout(game, seed)
     assert final.is_over and final.to_play is None
     assert final.legal_moves() == []
@@ -77,7 +80,7 @@ def check_plays_to_end(game: Game[Any], seed: int) -> None:
         raise AssertionError("a finished game accepted a move")
 
 
-def check_copy_independent(game: Game[Any], seed: int) -> None:
+def check_copy_independent(game: Game[Any, Any], seed: int) -> None:
     pick = _sample_points(seed)
 
     def probe(state: State, i: int) -> None:
@@ -97,7 +100,7 @@ def check_copy_independent(game: Game[Any], seed: int) -> None:
     random_playout(game, seed, probe)
 
 
-def check_json_round_trip(game: Game[Any], seed: int) -> None:
+def check_json_round_trip(game: Game[Any, Any], seed: int) -> None:
     pick = _sample_points(seed)
 
     def probe(state: State, i: int) -> None:
@@ -124,7 +127,7 @@ def check_json_round_trip(game: Game[Any], seed: int) -> None:
     random_playout(game, seed, probe)
 
 
-def check_replay(game: Game[Any], seed: int) -> None:
+def check_replay(game: Game[Any, Any], seed: int) -> None:
     final = random_playout(game, seed)
     record = final.record()
     again = replay(json.loads(record.to_json()))
@@ -134,7 +137,7 @@ def check_replay(game: Game[Any], seed: int) -> None:
     assert len(partial.history) == half
 
 
-def check_notation(game: Game[Any], seed: int) -> None:
+def check_notation(game: Game[Any, Any], seed: int) -> None:
     pick = _sample_points(seed, 3, most=150)
 
     def probe(state: State, i: int) -> None:
@@ -148,21 +151,30 @@ def check_notation(game: Game[Any], seed: int) -> None:
         for bad in ("", "   ", "no such move at all", "play", "\x00"):
             try:
                 state.apply(bad)
-            except IllegalMove as exc:
+            except NotAMove as exc:
                 assert str(exc), "IllegalMove must say why"
+                assert exc.legal == [str(m) for m in state.legal_moves()], "it lists the legal"
             else:  # pragma: no cover
-                raise AssertionError(f"{bad!r} was accepted")
+                raise AssertionError(f"{bad!r} was accepted (or not refused as NotAMove)")
+        # every move the game could name, refused now, says it is not legal now (and why)
+        for other in _other_moves(state, i):
+            try:
+                state.check(other)
+            except NotLegalNow as exc:
+                assert str(other) in str(exc)
+            else:  # pragma: no cover
+                raise AssertionError(f"{other} is not legal now, but check() took it")
         assert state.to_dict() == before, "a refused move changed the state"
 
     random_playout(game, seed, probe)
 
 
-def _views(state: State, game: Game[Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+def _views(state: State, game: Game[Any, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
     for p in range(game.players):
         yield p, state.view(p)
 
 
-def check_hidden_information(game: Game[Any], seed: int) -> None:
+def check_hidden_information(game: Game[Any, Any], seed: int) -> None:
     pick = _sample_points(seed, 6, most=25)
     changed = [0]
 
@@ -171,9 +183,12 @@ def check_hidden_information(game: Game[Any], seed: int) -> None:
             return
         full = state.to_dict()
         for p, view in _views(state, game):
-            json.dumps(view)
-            text = json.dumps(view)
+            wire = view_to_wire(view)
+            text = json.dumps(wire)
             assert '"rng"' not in text, "a view leaks the generator"
+            # a bot on the far side of a socket samples from the view as JSON: the same states
+            again = game.sample_state(json.loads(text), GameRng(seed + i + p))
+            assert again.view(p) == view, "a state sampled from the JSON view differs"
             rng = GameRng(seed * 1000 + i * 10 + p)
             other = state.permute_hidden(p, rng)
             assert other.view(p) == view, f"player {p}'s view changed when hidden cards moved"
@@ -193,23 +208,93 @@ def check_hidden_information(game: Game[Any], seed: int) -> None:
                         break
                     sampled.apply(rng2.choice(sampled.legal_moves()))
         spectator = state.view(None)
-        json.dumps(spectator)
+        json.dumps(view_to_wire(spectator))
 
     random_playout(game, seed, probe)
     assert changed[0] > 0, "permute_hidden never changed anything: the wall test proved nothing"
 
 
-CHECKS: dict[str, Callable[[Game[Any], int], None]] = {
+def check_envelope(game: Game[Any, Any], seed: int) -> None:
+    """Every view starts with the common envelope (docs/protocol.md), events are typed records
+    and every legal move's wire form has its text and a `kind`."""
+    pick = _sample_points(seed, 8, most=20)
+
+    def probe(state: State, i: int) -> None:
+        if not pick(i):
+            return
+        for p in [None, *range(game.players)]:
+            view = state.view(p)
+            assert list(view)[: len(ENVELOPE)] == list(ENVELOPE), f"envelope keys: {list(view)}"
+            assert view["game"] == game.name and view["viewer"] == p
+            assert view["players"] == game.players and view["to_play"] == state.to_play
+            assert view["is_over"] == state.is_over
+            counts = view["hand_counts"]
+            assert counts is None or (isinstance(counts, list) and len(counts) == game.players), (
+                "hand_counts is one count per player, or None for a game without hands"
+            )
+            for ev in view["events"]:
+                assert isinstance(ev, Event) and isinstance(ev.kind, str), f"untyped event {ev!r}"
+        for move in state.legal_moves():
+            wire = move.to_wire()
+            assert wire["text"] == str(move) and isinstance(wire.get("kind"), str)
+            json.dumps(wire)
+
+    random_playout(game, seed, probe)
+
+
+def check_positions(game: Game[Any, Any], seed: int) -> None:
+    """`from_position(state.position())` shows the same views (but the events, which a position
+    does not hold) and the same legal moves, and its position is the same again."""
+    pick = _sample_points(seed, 6, most=25)
+
+    def probe(state: State, i: int) -> None:
+        if not pick(i):
+            return
+        spec = json.loads(json.dumps(state.position()))  # a position is JSON
+        back = game.from_position(spec, seed=i)
+        assert back.legal_moves() == state.legal_moves(), "from_position changed the legal moves"
+        for p in [None, *range(game.players)]:
+            a, b = dict(state.view(p)), dict(back.view(p))
+            a.pop("events")
+            b.pop("events")
+            assert a == b, f"from_position changed player {p}'s view"
+        assert back.position() == spec, "position() of a position differs"
+        rng = random.Random(i)
+        for _ in range(20):  # and it plays on
+            if back.is_over:
+                break
+            back.apply(rng.choice(back.legal_moves()))
+
+    random_playout(game, seed, probe)
+
+
+def _other_moves(state: State, i: int) -> list[Any]:
+    """A few moves of this game that were legal at some point of another game, not now."""
+    legal = set(state.legal_moves())
+    seen = _SEEN.setdefault(state.game, [])
+    out = [m for m in seen if m not in legal][:3]
+    for m in state.legal_moves():
+        if len(seen) < 200 and m not in seen:
+            seen.append(m)
+    return out
+
+
+_SEEN: dict[Any, list[Any]] = {}
+
+
+CHECKS: dict[str, Callable[[Game[Any, Any], int], None]] = {
     "plays_to_end": check_plays_to_end,
     "copy_independent": check_copy_independent,
     "json_round_trip": check_json_round_trip,
     "replay": check_replay,
     "notation": check_notation,
     "hidden_information": check_hidden_information,
+    "envelope": check_envelope,
+    "positions": check_positions,
 }
 
 
-def check_all(game: Game[Any], seeds: range = range(3)) -> None:
+def check_all(game: Game[Any, Any], seeds: range = range(3)) -> None:
     for seed in seeds:
         for check in CHECKS.values():
             check(game, seed)

@@ -1,4 +1,5 @@
-"""Shared helpers for the Sorry! rule tests: build a chosen position with a chosen card up."""
+"""Shared helpers for the Sorry! rule tests: a chosen position (as the JSON `from_position`
+reads, docs/sorry.md "Positions") with a chosen card up."""
 
 from __future__ import annotations
 
@@ -18,9 +19,29 @@ GAMES = [
 ]
 
 
+def position(
+    card: str | None = None,
+    pawns: dict[str, list[str]] | None = None,
+    *,
+    pack: list[str] | None = None,
+    hands: dict[str, list[str]] | None = None,
+) -> dict[str, Any]:
+    """The position JSON: `pawns` on the board, `card` face up, `pack` from the top down."""
+    spec: dict[str, Any] = {}
+    if pawns is not None:
+        spec["pawns"] = pawns
+    if card is not None:
+        spec["card"] = card
+    if hands is not None:
+        spec["hands"] = hands
+    if pack:
+        spec["pack"] = pack
+    return spec
+
+
 def make(
     card: str | None = None,
-    position: dict[str, list[str]] | None = None,
+    pawns: dict[str, list[str]] | None = None,
     *,
     players: int = 4,
     rules: str = "regular",
@@ -28,17 +49,9 @@ def make(
     hands: dict[str, list[str]] | None = None,
     **options: Any,
 ) -> SorryState:
-    """A game with `position` on the board and `card` face up for the first player (red)."""
+    """A game with `pawns` on the board and `card` face up for the first player (red)."""
     game = parlour.make("sorry", players=players, rules=rules, **options)
-    setup: dict[str, Any] = {}
-    if position is not None:
-        setup["position"] = position
-    if hands is not None:
-        setup["hands"] = hands
-    top = ([card] if card is not None else []) + list(pack or [])
-    if top:
-        setup["pack"] = top
-    state = game.new_game(seed=1, **setup)
+    state = game.from_position(position(card, pawns, pack=pack, hands=hands), seed=1)
     assert isinstance(state, SorryState)
     return state
 
@@ -49,3 +62,8 @@ def moves(state: SorryState) -> list[str]:
 
 def pawns(state: SorryState, colour: str) -> list[str]:
     return sorted(state.view(None)["pawns"][colour])
+
+
+def events(state: SorryState) -> list[Any]:
+    """The typed events of the game so far (as every view lists them)."""
+    return list(state.view(None)["events"])

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sorry_helpers import make
+from sorry_helpers import events, make
 
 from parlour.games.sorry.cards import SORRY, deck
+from parlour.games.sorry.events import Reshuffled
 
 
 def test_pack_of_45_with_five_ones_and_no_sixes_or_nines() -> None:
@@ -38,4 +39,4 @@ def test_pack_is_reshuffled_when_used_up() -> None:
         view = state.view(None)
         on_table = view["pack"] + len(view["discard"]) + (1 if view["card"] else 0)
         assert on_table == 45
-    assert any("shuffled into a new pack" in e for e in state.events)
+    assert Reshuffled() in events(state)

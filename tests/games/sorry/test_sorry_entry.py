@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from sorry_helpers import make, moves, pawns
+from sorry_helpers import events, make, moves, pawns
+
+from parlour.games.sorry.events import Forfeited
 
 
 @pytest.mark.parametrize("card", ["1", "2"])
@@ -23,7 +25,7 @@ def test_other_cards_cannot_enter_so_the_move_is_forfeited(card: str) -> None:
     assert moves(state) == ["pass"]
     state.apply("pass")
     assert state.to_play == 1
-    assert "red cannot use the" in state.events[-1]
+    assert events(state)[-1] == Forfeited(0, "red", card, from_hand=False)
 
 
 def test_two_pieces_of_one_player_may_not_share_the_entry_square() -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from sorry_helpers import make, moves, pawns
+from sorry_helpers import events, make, moves, pawns
 
 from parlour import IllegalMove
+from parlour.games.sorry.events import Bumped
 
 
 def test_pieces_move_forward_by_the_card() -> None:
@@ -40,7 +41,7 @@ def test_ending_on_an_opponent_sends_it_back_to_start() -> None:
     state.apply("5 r5")
     assert pawns(state, "red") == ["r10", "start", "start", "start"]
     assert pawns(state, "green") == ["start"] * 4
-    assert "green pawn on r10 sent back to START" in state.events
+    assert Bumped(3, "green", "r10") in events(state)
 
 
 def test_a_move_must_be_made_if_possible() -> None:

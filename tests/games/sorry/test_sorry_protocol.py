@@ -9,8 +9,10 @@ import pytest
 from sorry_helpers import make, moves
 
 import parlour
-from parlour import IllegalMove, RulesError
+from parlour import IllegalMove
 from parlour.bots import make_bot
+from parlour.core import ENVELOPE
+from parlour.core.events import view_to_wire
 from parlour.core.match import Match
 from parlour.core.registry import info
 from parlour.games.sorry.notation import SorryMove, parse_move
@@ -74,7 +76,7 @@ def test_moves_are_interned_and_immutable() -> None:
     move = SorryMove(5, 2, 8, 5)
     assert move is parse_move("5 r9")
     with pytest.raises(AttributeError):
-        move.card = 3  # type: ignore[misc]
+        move.card = 3
 
 
 def test_illegal_move_lists_the_legal_ones() -> None:
@@ -93,9 +95,21 @@ def test_short_enter_is_understood_when_only_one_colour_can_enter() -> None:
 def test_view_hides_the_pack_order_and_shows_the_card() -> None:
     state = make("5", {"red": ["r4"]})
     view = state.view(1)
-    text = json.dumps(view)
+    text = json.dumps(view_to_wire(view))
     assert view["card"] == "5" and view["pack"] == 44 and "rng" not in text
-    assert set(view) >= {"game", "viewer", "to_play", "is_over", "events", "pawns", "discard"}
+    assert list(view)[: len(ENVELOPE)] == list(ENVELOPE)
+    assert set(view) >= {"pawns", "discard", "colours", "seats", "turn", "again", "winners"}
+
+
+def test_hand_counts_are_per_player_and_none_without_hands() -> None:
+    # point score rule 1: "5 cards are dealt to each player FACE DOWN"
+    assert make().view(0)["hand_counts"] is None
+    assert make(rules="points", players=3).view(None)["hand_counts"] == [5, 5, 5]
+    # two players each playing a partnership hold both its colours' hands
+    both = parlour.make("sorry", players=2, rules="partnership", point_score=True)
+    view = both.new_game(seed=1).view(1)
+    assert view["hand_counts"] == [10, 10]
+    assert set(view["hands"]) == {"blue", "green"}
 
 
 def test_json_round_trip_and_replay() -> None:
@@ -107,18 +121,6 @@ def test_json_round_trip_and_replay() -> None:
     back = game.load(state.to_json())
     assert back.to_dict() == state.to_dict()
     assert parlour.replay(state.record()).to_dict() == state.to_dict()
-
-
-def test_setup_errors_are_clear() -> None:
-    game = parlour.make("sorry", players=2)
-    with pytest.raises(RulesError, match="not a colour in play"):
-        game.new_game(seed=1, position={"blue": ["b4"]})
-    with pytest.raises(RulesError, match="two red pawns"):
-        game.new_game(seed=1, position={"red": ["r5", "r5"]})
-    with pytest.raises(RulesError, match="no more"):
-        game.new_game(seed=1, pack=["S"] * 5)
-    with pytest.raises(RulesError, match="unknown Sorry! setup"):
-        game.new_game(seed=1, dealer=0)
 
 
 def test_the_winner_goes_first_in_the_next_game() -> None:

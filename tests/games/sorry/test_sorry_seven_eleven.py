@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from sorry_helpers import make, moves, pawns
+from sorry_helpers import events, make, moves, pawns
 
 from parlour import IllegalMove
+from parlour.games.sorry.events import Forfeited
 
 
 def test_a_seven_may_be_divided_between_two_pieces() -> None:
@@ -88,6 +89,13 @@ def test_eleven_change_is_optional_when_eleven_cannot_be_moved() -> None:
     assert moves(able) == ["11 r12", "11 r12<>y5"]
     strict = make("11", {"red": ["r1"], "blue": ["y5"]}, eleven_change_optional=False)
     assert moves(strict) == ["11 r1<>y5"]
+    # the forfeit says the change was declined, not that the 11 could not be used
+    blocked.apply("pass")
+    assert events(blocked) == [Forfeited(0, "red", "11", False, declined=True)]
+    useless = make("11", {"red": ["r1"]})  # no opponent on the track to change places with
+    assert moves(useless) == ["pass"]
+    useless.apply("pass")
+    assert events(useless) == [Forfeited(0, "red", "11", False)]
 
 
 def test_change_of_places_may_cross_ones_own_diamond_and_slides() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sorry_helpers import make, moves, pawns
+from sorry_helpers import events, make, moves, pawns
+
+from parlour.games.sorry.events import Slid
 
 
 def test_landing_on_another_colours_triangle_slides_to_the_round_end() -> None:
@@ -11,7 +13,7 @@ def test_landing_on_another_colours_triangle_slides_to_the_round_end() -> None:
     state = make("3", {"red": ["b6"]})
     state.apply("3 b6")  # lands on b9, blue's long slide
     assert pawns(state, "red") == ["b13", "start", "start", "start"]
-    assert "red slid b9→b13" in state.events
+    assert Slid(0, "red", "b9", "b13") in events(state)
 
 
 def test_pieces_do_not_slide_on_their_own_colour() -> None:
@@ -51,4 +53,4 @@ def test_a_backward_move_onto_a_triangle_slides_too() -> None:
     state = make("4", {"red": ["b13"]})
     state.apply("4 b13")
     assert pawns(state, "red") == ["b13", "start", "start", "start"]
-    assert "red slid b9→b13" in state.events
+    assert Slid(0, "red", "b9", "b13") in events(state)

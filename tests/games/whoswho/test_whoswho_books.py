@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
 import parlour
 from parlour.bots import make_bot
-from parlour.core import IllegalMove, RulesError
+from parlour.core import IllegalMove, NotAMove, NotLegalNow, RulesError, SetupError
 from parlour.core.rng import GameRng
 from parlour.games.whoswho.books import BooksGame, BooksState
 from parlour.games.whoswho.deck import DECK, Card, parse_card
+from parlour.games.whoswho.events import BookLaid, DealtAround, PassedOver
 from parlour.games.whoswho.notation import THANK, Ask
 
 
@@ -35,11 +37,13 @@ HANDS = [
 ]
 
 
-def position(game: BooksGame | None = None, **kw: object) -> BooksState:
-    game = game or make(3)
-    setup: dict[str, object] = {"dealer": 2, "hands": HANDS}
-    setup.update(kw)
-    return game.new_game(seed=1, **setup)
+def spec(**changes: object) -> dict[str, object]:
+    """The position above as JSON (docs/whoswho.md, "Positions"), with `changes`."""
+    return {"dealer": 2, "hands": HANDS, **changes}
+
+
+def position(game: BooksGame | None = None, **changes: object) -> BooksState:
+    return (game or make(3)).from_position(spec(**changes), seed=1)
 
 
 def texts(cards: list[Card]) -> list[str]:
@@ -64,9 +68,24 @@ def test_all_cards_dealt_as_evenly_as_possible(players: int) -> None:
     assert max(sizes) - min(sizes) <= 1
 
 
-def test_books_laid_down_at_the_deal() -> None:
+@pytest.mark.parametrize("players", [2, 3])
+def test_books_laid_down_at_the_deal(players: int) -> None:
     # seed 004: "The players then examine their hands for complete books of four cards of the same
     # number, and lay them before them on the table."
+    laid = 0
+    for seed in range(40):
+        st = make(players).new_game(seed=seed)
+        events = st.view(None)["events"]
+        assert events[0] == DealtAround(players - 1)
+        assert events[1:] == [BookLaid(p, x) for p in range(players) for x in st.books[p]]
+        assert all(k < 4 for h in st.hands for k in Counter(c.number for c in h).values())
+        laid += len(events) - 1
+    assert laid, "no deal held a book: the test proved nothing"
+
+
+def test_the_old_setup_lays_down_books_in_the_given_hands() -> None:
+    """Records stored before positions set games up with `dealer`, `hands`, `books` and `caller`
+    (the given hands dealt, their complete books laid down at once): they still do, and replay."""
     hands = [list(h) for h in HANDS]
     hands[0].remove("3 money")
     hands[1] += ["3 money"]
@@ -78,10 +97,18 @@ def test_books_laid_down_at_the_deal() -> None:
     hands[0].remove("3 society")
     hands[0].remove("3 brains")
     hands[1] += ["3 society", "3 brains"]
-    st = make(3).new_game(seed=1, dealer=2, hands=hands)
-    assert st.books == [[], [3], []]
+    st = make(3).new_game(seed=1, dealer=2, hands=hands, caller=1)
+    assert st.books == [[], [3], []] and st.to_play == 1
     assert not any(c.number == 3 for h in st.hands for c in h)
-    assert "seat 2 lays down the book of 3s" in st.view(None)["events"]
+    assert st.view(None)["events"] == [DealtAround(2), BookLaid(1, 3)]
+    rng = random.Random(4)
+    for _ in range(100):
+        st.apply(rng.choice(st.legal_moves()))
+    again = parlour.replay(json.loads(st.record().to_json()))
+    assert again.to_dict() == st.to_dict()
+    # a position holds no complete book: it would have been laid down
+    with pytest.raises(SetupError, match="player 1 holds all four 3s"):
+        make(3).from_position({"dealer": 2, "hands": hands})
 
 
 def test_player_left_of_dealer_calls_first() -> None:
@@ -153,11 +180,11 @@ def test_caller_must_hold_a_card_of_the_number() -> None:
         ["15 society", "15 brains", "15 sport"],
     ]
     books = [[3, 4, 5, 6], [7, 8, 9], [10, 11, 12, 13]]
-    strict = make(3).new_game(seed=1, dealer=2, hands=hands, books=books)
+    strict = make(3).from_position({"dealer": 2, "hands": hands, "books": books})
     assert [str(m) for m in strict.legal_moves()] == ["ask 2 for 14 sport", "ask 3 for 14 sport"]
     with pytest.raises(IllegalMove):
         strict.apply("ask 3 for 15 sport")  # player 0 holds no 15
-    loose = make(3, caller_must_hold=False).new_game(seed=1, dealer=2, hands=hands, books=books)
+    loose = make(3, caller_must_hold=False).from_position({"hands": hands, "books": books})
     assert Ask(2, parse_card("15 sport")) in loose.legal_moves()
     loose.apply("ask 3 for 15 sport")
     assert loose.to_play == 0 and loose.pending is not None
@@ -199,23 +226,13 @@ def test_success_keeps_turn_can_be_turned_off() -> None:
 
 
 # --- the end ------------------------------------------------------------------------------------
-END_HANDS = [["15 money", "15 society", "15 brains"], ["15 sport", "14 money"], []]
-
-
-def end_position(books: list[list[int]]) -> BooksState:
-    hands = [list(h) for h in END_HANDS]
-    rest = [n for n in range(3, 15) if not any(n in b for b in books)]
-    assert rest == [14]
-    hands[1] += ["14 society", "14 brains", "14 sport"]
-    hands[1].remove("14 money")
-    hands[1].append("14 money")
-    return make(3).new_game(seed=1, dealer=2, hands=hands, books=books)
+FIFTEENS = [["15 money", "15 society", "15 brains"], ["15 sport"], []]
 
 
 def test_game_ends_when_all_books_are_made_and_most_books_wins() -> None:
     # seed 004: "The player who collects the most books, wins the game."
-    st = end_position([[3, 4, 5, 6, 7, 8, 9], [10, 11, 12, 13], []])
-    assert st.books[1] == [10, 11, 12, 13, 14]  # laid at the start: a full book of 14s
+    books = [[3, 4, 5, 6, 7, 8, 9], [10, 11, 12, 13, 14], []]
+    st = make(3).from_position({"dealer": 2, "hands": FIFTEENS, "books": books})
     st.apply("ask 2 for 15 sport")
     st.apply("thank")
     assert st.is_over and st.to_play is None
@@ -225,15 +242,8 @@ def test_game_ends_when_all_books_are_made_and_most_books_wins() -> None:
 
 def test_ties_share_the_win() -> None:
     # seed 004: "The player who collects the most books, wins the game." (ties share: RULES-NOTES)
-    fifteens = ["15 money", "15 society", "15 brains"]
-    fourteens = ["14 money", "14 society", "14 brains", "14 sport"]
-    st = make(3).new_game(
-        seed=1,
-        dealer=2,
-        hands=[fifteens, ["15 sport"], fourteens],
-        books=[[3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13], []],
-    )
-    assert st.books[2] == [14] and st.hands[2] == []
+    books = [[3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13], [14]]
+    st = make(3).from_position({"dealer": 2, "hands": FIFTEENS, "books": books})
     st.apply("ask 2 for 15 sport")
     st.apply("thank")
     res = st.result()
@@ -249,11 +259,11 @@ def test_player_without_cards_is_passed_over() -> None:
         ["15 society", "15 brains", "15 sport"],
     ]
     books = [[3, 4, 5, 6], [7, 8, 9], [10, 11, 12, 13]]
-    st = make(3).new_game(seed=1, dealer=2, hands=hands, books=books)
+    st = make(3).from_position({"dealer": 2, "hands": hands, "books": books})
     st.apply("ask 2 for 14 sport")
     st.apply("thank")
     assert st.hands[0] == [] and st.to_play == 1
-    assert "seat 1 has no cards left and is passed over" in st.view(None)["events"]
+    assert st.view(None)["events"][-2:] == [BookLaid(0, 14), PassedOver(0)]
     assert all(isinstance(m, Ask) and m.target == 2 for m in st.legal_moves())
 
 
@@ -309,19 +319,22 @@ def test_thank_spellings() -> None:
 
 def test_bad_setups_say_why() -> None:
     game = make(3)
-    with pytest.raises(RulesError, match="every card"):
+    with pytest.raises(SetupError, match="every card"):
         game.new_game(seed=1, hands=[["3 money"], [], []])
-    with pytest.raises(RulesError, match="together with hands"):
+    with pytest.raises(SetupError, match="together with hands"):
         game.new_game(seed=1, books=[[3], [], []])
-    with pytest.raises(RulesError, match="numbers from 3 to 15"):
+    with pytest.raises(SetupError, match="numbers from 3 to 15"):
         game.new_game(seed=1, hands=HANDS, books=[[99], [], []])
-    with pytest.raises(RulesError, match="caller"):
+    with pytest.raises(SetupError, match="caller"):
         game.new_game(seed=1, hands=HANDS, caller=7)
+    with pytest.raises(RulesError, match="unknown setup"):  # a SetupError is a RulesError
+        game.new_game(seed=1, deck="x")
 
 
 def test_a_chosen_position_replays_from_its_record() -> None:
-    st = position(caller=1)
+    st = position(to_play=1)
     assert st.to_play == 1
+    assert st.setup == {"position": spec(to_play=1)}
     rng = random.Random(4)
     for _ in range(200):
         if st.is_over:
@@ -329,6 +342,119 @@ def test_a_chosen_position_replays_from_its_record() -> None:
         st.apply(rng.choice(st.legal_moves()))
     again = parlour.replay(json.loads(st.record().to_json()))
     assert again.to_dict() == st.to_dict()
+
+
+def test_a_save_from_before_typed_events_loads_from_its_own_record() -> None:
+    st = position()
+    for move in ("ask 2 for 4 brains", "thank", "ask 2 for 11 brains", "ask 3 for 3 sport"):
+        st.apply(move)
+    data = st.to_dict()
+    data["events"] = ["seat 1 calls on seat 2 for 4 brains"]  # words then, never read back
+    assert make(3).load(json.dumps(data)).to_dict() == st.to_dict()
+
+
+def test_a_position_round_trips_with_what_the_table_knows() -> None:
+    st = position()
+    st.apply("ask 2 for 4 brains")
+    st.apply("thank")
+    st.apply("ask 2 for 5 brains")  # given: "Thank you" is owed
+    pos = json.loads(json.dumps(st.position()))
+    assert pos["to_play"] == 0
+    assert pos["pending"] == {"caller": 0, "giver": 1, "card": "5 brains"}
+    assert pos["holders"] == {"4 brains": [0], "5 brains": [0]}
+    assert pos["known"] == [["4 brains", "5 brains"], [], []]
+    assert pos["log"] == [
+        {"kind": "call", "player": 0, "target": 1, "card": "4 brains", "given": True},
+        {"kind": "thank", "player": 0},
+        {"kind": "call", "player": 0, "target": 1, "card": "5 brains", "given": True},
+    ]
+    back = make(3).from_position(pos, seed=5)
+    assert back.position() == pos
+    assert back.legal_moves() == st.legal_moves()
+    for p in (None, 0, 1, 2):
+        a, b = st.view(p), back.view(p)
+        assert a.pop("events") and not b.pop("events")  # a position has no history
+        assert a == b
+    # what the table knows can be given as `known` alone
+    short = {k: v for k, v in pos.items() if k != "holders"}
+    assert make(3).from_position(short).position() == pos
+
+
+def test_a_refused_move_says_whether_it_is_no_move_or_not_legal_now_and_why() -> None:
+    st = position()
+    # seed 004: "calls upon any other player for a card that he needs"
+    with pytest.raises(NotLegalNow, match="you cannot call on yourself"):
+        st.check("ask 1 for 4 brains")
+    with pytest.raises(NotLegalNow, match="you hold 4 money yourself"):
+        st.check("ask 2 for 4 money")
+    with pytest.raises(NotLegalNow, match="nobody to thank"):
+        st.check("thank")
+    with pytest.raises(NotAMove, match="there is no seat 4"):
+        st.check("ask 4 for 4 brains")
+    # RULES-NOTES: "a caller must hold a card of the number called"
+    hands = [["14 money", "14 society"], ["14 sport", "15 money", "15 brains"], []]
+    hands[2] = ["14 brains", "15 society", "15 sport"]
+    books = [[3, 4, 5, 6], [7, 8, 9], [10, 11, 12, 13]]
+    few = make(3).from_position({"hands": hands, "books": books, "known": [[], [], []]})
+    with pytest.raises(NotLegalNow) as info:
+        few.check("ask 2 for 15 money")
+    assert info.value.why == "you may call only for a number you hold: you hold no 15s"
+    with pytest.raises(NotLegalNow, match="the book of 3s is already laid down"):
+        few.check("ask 2 for 3 money")
+    # seed 004: 'he gives it to the caller, who must at once say, "Thank you."' — with the call
+    # passing on after every card (success_keeps_turn off) nothing else may come first
+    st = position(make(3, success_keeps_turn=False))
+    st.apply("ask 2 for 4 brains")
+    with pytest.raises(NotLegalNow, match="you must say thank you first for 4 brains"):
+        st.check("ask 3 for 4 sport")
+    # Our choice: nobody calls on a player with no cards left
+    gone = make(3, caller_must_hold=False).from_position(
+        {"hands": [["15 money"], ["15 society", "15 brains", "15 sport"], []], "books": BOOKS_12}
+    )
+    with pytest.raises(NotLegalNow, match="the player in seat 3 has no cards left"):
+        gone.check("ask 3 for 15 brains")
+
+
+BOOKS_12 = [[3, 4, 5, 6], [7, 8, 9, 10], [11, 12, 13, 14]]
+
+
+@pytest.mark.parametrize(
+    ("changes", "why"),
+    [
+        ({"hands": None}, "hands must be a list of 3 lists"),
+        ({"colour": "red"}, "unknown keys colour"),
+        ({"hands": [HANDS[0], HANDS[1], []]}, "every card of the pack exactly once; missing 11"),
+        ({"books": [[3], [], []]}, "exactly once; twice 3 money"),
+        ({"books": [[99], [], []]}, "numbers from 3 to 15"),
+        ({"to_play": 3}, "to_play must be a player from 0 to 2"),
+        ({"pending": {"giver": 1, "card": "9 sport"}}, "player 0 was given 9 sport, so holds it"),
+        ({"pending": {"giver": 0, "card": "3 money"}}, "nobody gives a card to themselves"),
+        ({"pending": {"caller": 1, "giver": 2, "card": "3 money"}}, "the player to play, 0"),
+        ({"holders": {"4 brains": [0, 2]}}, "but player 1 holds it"),
+        ({"holders": {"4 brains": []}}, "holders of 4 brains is a list of players"),
+        ({"known": [["4 brains"], [], []]}, "player 0 is known to hold 4 brains, but does not"),
+        ({"holders": {"4 brains": [1]}, "known": [[], [], []]}, "known leaves it out"),
+        ({"log": [{"kind": "call", "player": 0}]}, "log entry 0 is one of call: player, target"),
+        ({"log": [{"kind": "book", "player": 0, "number": 2}]}, "log entry 0 must be a list"),
+    ],
+)
+def test_position_errors_are_clear(changes: dict[str, object], why: str) -> None:
+    with pytest.raises(SetupError, match=why):
+        make(3).from_position(spec(**changes))
+
+
+def test_position_errors_of_the_thank_you_rule_and_the_end() -> None:
+    owed = spec(pending={"giver": 1, "card": "3 money"})
+    with pytest.raises(SetupError, match="with thank_you off no 'Thank you' is ever owed"):
+        make(3, thank_you=False).from_position(owed)
+    done = {"hands": [[], [], []], "books": [[3, 4, 5, 6], [7, 8, 9, 10], [11, 12, 13, 14, 15]]}
+    over = make(3).from_position(done)
+    assert over.is_over and over.result().winners == (2,)
+    with pytest.raises(SetupError, match="nobody is to play"):
+        make(3).from_position({**done, "to_play": 0})
+    with pytest.raises(SetupError, match="player 2 has no cards, so cannot call"):
+        hands = [["15 money", "15 society"], ["15 brains", "15 sport"], []]
+        make(3).from_position({"hands": hands, "books": BOOKS_12, "to_play": 2})
 
 
 def test_greedy_bots_finish_games_and_always_say_thank_you() -> None:

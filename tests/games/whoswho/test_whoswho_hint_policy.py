@@ -94,7 +94,9 @@ HANDS = [
 def position(
     moves: list[str], preference: str | None = "society", **options: object
 ) -> TricksState:
-    state = make(4, **options).new_game(seed=1, dealer=3, hands=HANDS, preference=preference)
+    """The position above (docs/whoswho.md, "Positions"), played on by `moves`."""
+    spec = {"dealer": 3, "hands": HANDS, "preference": preference}
+    state = make(4, **options).from_position(spec, seed=1)
     for m in moves:
         state.apply(m)
     return state

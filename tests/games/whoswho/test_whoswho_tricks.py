@@ -9,7 +9,7 @@ import pytest
 
 import parlour
 from parlour.bots import make_bot
-from parlour.core import IllegalMove, RulesError
+from parlour.core import IllegalMove, NotAMove, NotLegalNow, RulesError, SetupError
 from parlour.core.rng import GameRng
 from parlour.games.whoswho.deck import DECK, Card, parse_card
 from parlour.games.whoswho.notation import Play, Prefer
@@ -31,8 +31,13 @@ HANDS = [
 ]
 
 
-def position(preference: str | None = "society", **kw: object) -> TricksState:
-    return make(4).new_game(seed=1, dealer=3, hands=HANDS, preference=preference, **kw)
+def spec(**changes: object) -> dict[str, object]:
+    """The position above as JSON (docs/whoswho.md, "Positions"), with `changes`."""
+    return {"dealer": 3, "hands": HANDS, "preference": "society", **changes}
+
+
+def position(**changes: object) -> TricksState:
+    return make(4).from_position(spec(**changes), seed=1)
 
 
 def play_out(state: TricksState, seed: int = 0) -> TricksState:
@@ -146,7 +151,7 @@ def test_void_player_plays_any_suit() -> None:
 
 
 def test_must_follow_can_be_turned_off() -> None:
-    st = make(4, must_follow=False).new_game(seed=1, dealer=3, hands=HANDS, preference="society")
+    st = make(4, must_follow=False).from_position(spec(), seed=1)
     st.apply("play 3 money")
     assert len(st.legal_moves()) == 5
 
@@ -308,32 +313,163 @@ def test_bad_notation(bad: str) -> None:
     assert str(exc.value)
 
 
-def test_bad_setups_say_why() -> None:
-    game = make(4)
-    with pytest.raises(RulesError, match="dealer"):
-        game.new_game(seed=1, dealer=9)
-    with pytest.raises(RulesError, match="twice"):
-        game.new_game(seed=1, hands=[["3 money"], ["3 money"], ["4 money"], ["5 money"]])
-    with pytest.raises(RulesError, match="same number"):
-        game.new_game(seed=1, hands=[["3 money"], [], ["4 money"], ["5 money"]])
-    with pytest.raises(RulesError, match="unknown setup"):
-        game.new_game(seed=1, deck="x")
+def test_a_refused_move_says_whether_it_is_no_move_or_not_legal_now_and_why() -> None:
+    # seed 004: "All players after the first must play cards of the same suit as the card first
+    # played, if they have any; if they have none, they play some other suit."
+    st = position()
+    st.apply("play 3 money")
+    with pytest.raises(NotLegalNow, match="you must follow suit") as info:
+        st.check("play 6 society")
+    assert info.value.why == "you must follow suit: you hold money"
+    assert info.value.legal == ["play 10 money", "play 15 money"]
+    with pytest.raises(NotLegalNow, match="you hold no 4 money"):
+        st.check("play 4 money")  # player 2's card: the mover's hand is the rule
+    # seed 004: "now has the right to name one of the suits as his preference, and that suit until
+    # the next deal, outranks any of the others"
+    with pytest.raises(NotLegalNow, match="society is already the Preference suit"):
+        st.check("prefer money")
+    with pytest.raises(NotAMove, match="hearts"):
+        st.check("play 3 hearts")
+    # seed 004: "The player on the left of the dealer ... now has the right to name one of the
+    # suits as his preference" — before anyone plays
+    naming = position(preference=None)
+    with pytest.raises(NotLegalNow, match="first name the Preference suit"):
+        naming.check("play 3 money")
+
+
+# --- positions, setup, records --------------------------------------------------------------------
+def test_a_position_round_trips_and_plays_on() -> None:
+    st = position(scores=[1, 2, 3, 4])
+    for move in ("play 12 brains", "play 13 brains", "play 14 brains", "play 7 brains"):
+        st.apply(move)
+    st.apply("play 8 sport")
+    pos = json.loads(json.dumps(st.position()))
+    assert pos["trick"] == [[2, "8 sport"]] and pos["leader"] == 2
+    assert pos["tricks"] == [
+        {
+            "leader": 0,
+            "cards": [[0, "12 brains"], [1, "13 brains"], [2, "14 brains"], [3, "7 brains"]],
+            "winner": 2,
+        }
+    ]
+    assert pos["won"] == [0, 0, 1, 0] and pos["scores"] == [1, 2, 4, 4]
+    assert len(pos["stock"]) == 52 - 20
+    back = make(4).from_position(pos, seed=99)
+    assert back.position() == pos
+    sports = [Play(parse_card("9 sport")), Play(parse_card("15 sport"))]
+    assert back.legal_moves() == st.legal_moves() == sports
+    for p in (None, 0, 1, 2, 3):
+        a, b = st.view(p), back.view(p)
+        assert a.pop("events") and not b.pop("events")  # a position has no history
+        assert a == b
 
 
 def test_a_chosen_position_replays_from_its_record() -> None:
     st = position(scores=[1, 2, 3, 4])
     assert st.scores == [1, 2, 3, 4]
+    assert st.setup == {"position": spec(scores=[1, 2, 3, 4])}
     final = play_out(st, 3)
     again = parlour.replay(json.loads(final.record().to_json()))
     assert again.to_dict() == final.to_dict()
 
 
 def test_short_hands_make_a_short_first_deal() -> None:
-    st = make(2).new_game(seed=1, dealer=1, hands=[["15 money"], ["3 money"]], preference="sport")
+    hands = [["15 money"], ["3 money"]]
+    st = make(2).from_position({"dealer": 1, "hands": hands, "preference": "sport"}, seed=1)
     st.apply("play 15 money")
     st.apply("play 3 money")
     assert st.scores == [1, 0]
     assert st.deal_no == 1 and all(len(h) == 5 for h in st.hands)
+
+
+def test_the_old_setup_still_starts_and_replays() -> None:
+    """Records stored before positions (by the server too) set games up with `dealer`, `hands`,
+    `preference` and `scores`: they still do, as the position does, and replay."""
+    game = make(4)
+    old = game.new_game(seed=1, dealer=3, hands=HANDS, preference="society", scores=[1, 2, 3, 4])
+    new = position(scores=[1, 2, 3, 4])
+    assert old.position() == new.position()
+    assert [e.kind for e in old.view(0)["events"]] == ["deal", "prefer"]
+    final = play_out(old, 3)
+    again = parlour.replay(json.loads(final.record().to_json()))
+    assert again.to_dict() == final.to_dict()
+    assert game.new_game(seed=5, dealer=2).to_play == 3
+
+
+def test_a_save_from_before_typed_events_loads_from_its_own_record() -> None:
+    st = make(4).new_game(seed=8)
+    play_out(st, 8)
+    data = st.to_dict()
+    data["events"] = ["seat 1 plays 7 money"]  # what saves held then: words, never read back
+    assert make(4).load(json.dumps(data)).to_dict() == st.to_dict()
+
+
+def test_bad_setups_say_why() -> None:
+    game = make(4)
+    with pytest.raises(SetupError, match="dealer"):
+        game.new_game(seed=1, dealer=9)
+    with pytest.raises(SetupError, match="twice"):
+        game.new_game(seed=1, hands=[["3 money"], ["3 money"], ["4 money"], ["5 money"]])
+    with pytest.raises(SetupError, match="same number"):
+        game.new_game(seed=1, hands=[["3 money"], [], ["4 money"], ["5 money"]])
+    with pytest.raises(SetupError, match="unknown setup"):
+        game.new_game(seed=1, deck="x")
+    with pytest.raises(RulesError):  # a SetupError is a RulesError, as before
+        game.new_game(seed=1, preference="hearts")
+
+
+def without(p: int, *cards: str) -> list[list[str]]:
+    """HANDS with `cards` taken from player `p`'s hand."""
+    return [[c for c in h if q != p or c not in cards] for q, h in enumerate(HANDS)]
+
+
+TRICK_0 = {
+    "leader": 0,
+    "cards": [[0, "12 brains"], [1, "13 brains"], [2, "14 brains"], [3, "7 brains"]],
+    "winner": 2,
+}
+AFTER_TRICK_0 = [
+    ["3 money", "9 money", "4 society", "5 sport"],
+    ["10 money", "15 money", "6 society", "6 sport"],
+    ["4 money", "3 society", "7 sport", "8 sport"],
+    ["5 money", "6 money", "9 sport", "15 sport"],
+]
+
+
+@pytest.mark.parametrize(
+    ("changes", "why"),
+    [
+        ({"hands": HANDS[:3]}, "3 hands for 4 players"),
+        ({"colour": "red"}, "unknown keys colour"),
+        ({"dealer": 4}, "dealer must be a player from 0 to 3"),
+        ({"namer": 2}, "the namer is the player on the dealer's left, 0"),
+        ({"preference": "hearts"}, "preference must be one of money"),
+        ({"phase": "prefer"}, "not named yet"),
+        ({"preference": None, "phase": "play"}, "needs the Preference suit"),
+        ({"phase": "over"}, "over when all 8 deals are done"),
+        ({"hands": [HANDS[0], HANDS[0], HANDS[2], HANDS[3]]}, "cards appear twice: 12 brains"),
+        ({"hands": [h[:4] if p else h for p, h in enumerate(HANDS)]}, "make 5, 4, 4, 4"),
+        ({"hands": [["3 money", "banana"], [], [], []]}, "hand 0: 'banana' is not a card"),
+        ({"hands": without(1, "10 money"), "trick": [[1, "10 money"]]}, "card 0 is player 0's"),
+        ({"stock": ["3 sport"]}, "missing"),
+        ({"deals_done": 9}, "deals_done must be a number from 0"),
+        ({"won": [1, 0, 0, 0], "scores": [0, 0, 0, 0]}, "scores count this deal's tricks too"),
+        ({"hands": AFTER_TRICK_0, "tricks": [dict(TRICK_0, winner=1)]}, "won by player 2"),
+        ({"hands": AFTER_TRICK_0, "tricks": [dict(TRICK_0, leader=1)]}, "was led by 0"),
+        ({"hands": AFTER_TRICK_0, "tricks": [TRICK_0], "leader": 1}, "leads the next, not 1"),
+        (
+            {
+                # player 1 threw a sport card on the money lead, holding 10 and 15 money
+                "hands": [*without(0, "3 money")[:1], *without(1, "6 sport")[1:2], *HANDS[2:]],
+                "trick": [[0, "3 money"], [1, "6 sport"]],
+            },
+            "player 1 did not follow money this deal, so cannot hold 10 money",
+        ),
+    ],
+)
+def test_position_errors_are_clear(changes: dict[str, object], why: str) -> None:
+    with pytest.raises(SetupError, match=why):
+        make(4).from_position(spec(**changes))
 
 
 def test_forced_move_and_greedy_bot_play_legal_moves() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from random import Random
 from typing import Any
 
 import pytest
@@ -13,8 +15,8 @@ from parlour.games.whot.cards import PACK, card_text
 
 def start(
     hands: list[list[str]],
-    pile: tuple[str, ...] = (),
-    pack: tuple[str, ...] = (),
+    pile: Sequence[str] = (),
+    pack: Sequence[str] = (),
     call: str | None = None,
     to_play: int = 0,
     rules: str = "storey-1935",
@@ -113,15 +115,69 @@ def test_shuffle_rule_sets_shuffle_cards_under_the_call_card(rules: str) -> None
     assert len(orders) > 1  # shuffled, by the seed
 
 
-def test_empty_pack_end_counts_hands() -> None:
-    # RULES-NOTES: the common app rule "market runs out -> game ends, lowest count wins"
-    state = empty_pack_table("nigerian", empty_pack="end")
+def market_table(market: list[str], **opts: Any) -> Any:
+    """Nigerian rules with empty_pack=end, the market holding just `market` (the pile the rest)."""
+    hands = [["5 square", "3 cross"], ["1 star", "2 star", "3 star"], ["4 star", "8 star"]]
+    used = [c for h in hands for c in h]
+    pile = [*rest_of_pack(used, market, ["7 square"]), "7 square"]
+    return start(hands, pile=pile, pack=tuple(market), rules="nigerian", empty_pack="end", **opts)
+
+
+def test_empty_pack_end_ends_the_game_as_soon_as_the_market_runs_out() -> None:
+    # RULES-NOTES: the common app rule "market runs out -> game ends, lowest count wins". The game
+    # ends when the last card is taken, not when someone next tries to draw.
+    state = market_table(["10 circle"])
     state.apply("draw")
     assert state.is_over
+    assert state.view(0)["hand"] == ["5 square", "3 cross", "10 circle"]  # the last card counts
     result = state.result()
-    assert result.points == (5 + 3, 2 + 4 + 6)
-    assert result.winners == (0,)
-    assert "ran out" in result.reason
+    assert result.points == (5 + 3 + 10, 2 + 4 + 6, 8 + 16)
+    assert result.winners == (1,)
+    assert result.reason == "the market ran out; the lowest hand wins"
+    assert [e.kind for e in state.view(None)["events"]][-2:] == ["draw", "game_over"]
+
+
+def test_empty_pack_end_a_market_with_cards_left_goes_on() -> None:
+    state = market_table(["10 circle", "11 circle"])
+    state.apply("draw")
+    assert not state.is_over and state.view(None)["pack_count"] == 1
+
+
+def test_empty_pack_end_a_pick_the_market_cannot_fill_ends_the_game() -> None:
+    state = market_table(["10 circle"])
+    state.apply("play 5 square")  # seed 002: Pick 3
+    state.apply("draw")
+    assert state.is_over and state.view(1)["hand"] == ["1 star", "2 star", "3 star", "10 circle"]
+
+
+def test_empty_pack_end_general_market_that_empties_the_market_ends_the_game() -> None:
+    # seed 002: "All other players must pick one card each from the market"; the second player
+    # gets nothing: the game is already over.
+    state = market_table(["10 circle"], powers=((5, "general_market"),))
+    state.apply("play 5 square")
+    assert state.is_over
+    assert state.view(None)["hand_counts"] == [1, 4, 2]
+
+
+def test_empty_pack_end_needs_a_market() -> None:
+    with pytest.raises(parlour.core.SetupError, match="market is empty"):
+        market_table([])
+    with pytest.raises(parlour.RulesError, match="over before it began"):
+        parlour.make("whot", players=3, rules="storey-1935", empty_pack="end", deal=18)
+
+
+@pytest.mark.parametrize("rules", ["nigerian", "storey-1935"])
+def test_empty_pack_end_no_game_goes_on_with_an_empty_market(rules: str) -> None:
+    game = parlour.make("whot", players=3, rules=rules, empty_pack="end")
+    for seed in range(10):
+        state = game.new_game(seed)
+        rnd = Random(seed)
+        while not state.is_over:
+            assert state.view(None)["pack_count"] > 0
+            state.apply(rnd.choice(state.legal_moves()))
+        assert state.result().reason == "the market ran out; the lowest hand wins" or (
+            state.view(None)["events"][-1].how == "last card"
+        )
 
 
 def test_nothing_left_to_turn_over_ends_the_game_by_count() -> None:
@@ -139,11 +195,7 @@ def test_nothing_left_to_turn_over_ends_the_game_by_count() -> None:
 
 def test_ties_at_the_count_share_the_win() -> None:
     rest = rest_of_pack(["7 circle", "2 square", "1 triangle", "3 cross", "whot"])
-    state = start(
-        [["2 square", "1 triangle"], ["3 cross"], [*rest, "whot"]],
-        pile=["7 circle"],
-        empty_pack="end",
-    )
+    state = start([["2 square", "1 triangle"], ["3 cross"], [*rest, "whot"]], pile=["7 circle"])
     state.apply("draw")
     assert state.result().winners == (0, 1)
     assert state.result().ranks[:2] == (1, 1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -11,8 +12,8 @@ import parlour
 
 def start(
     hands: list[list[str]],
-    pile: tuple[str, ...] = ("7 triangle",),
-    pack: tuple[str, ...] = (),
+    pile: Sequence[str] = ("7 triangle",),
+    pack: Sequence[str] = (),
     call: str | None = None,
     to_play: int = 0,
     rules: str = "english",
@@ -23,7 +24,7 @@ def start(
     pos["to_play"] = to_play
     if call is not None:
         pos["call"] = call
-    return game.new_game(0, position=pos)
+    return game.from_position(pos, seed=0)
 
 
 def legal(state: Any) -> set[str]:
@@ -296,7 +297,7 @@ def test_double_decked_pick_cards_each_count() -> None:
     state.apply("end")
     assert state.view(None)["pending_pick"] == 8
     state.apply("draw")
-    assert state.view(None)["counts"] == [1, 1, 9]
+    assert state.view(None)["hand_counts"] == [1, 1, 9]
 
 
 # --- turns of several cards against a pending pick or skip (open points, documented choices) ----

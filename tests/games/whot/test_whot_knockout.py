@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -10,9 +11,7 @@ import parlour
 from parlour.games.whot.cards import hand_points, parse_card
 
 
-def start(
-    hands: list[list[str]], pile: tuple[str, ...], rules: str = "knockout", **opts: Any
-) -> Any:
+def start(hands: list[list[str]], pile: Sequence[str], rules: str = "knockout", **opts: Any) -> Any:
     game = parlour.make("whot", players=len(hands), rules=rules, **opts)
     return game.new_game(0, position={"hands": hands, "pile": list(pile), "to_play": 0})
 

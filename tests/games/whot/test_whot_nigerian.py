@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -11,8 +12,8 @@ import parlour
 
 def start(
     hands: list[list[str]],
-    pile: tuple[str, ...] = ("7 triangle",),
-    pack: tuple[str, ...] = (),
+    pile: Sequence[str] = ("7 triangle",),
+    pack: Sequence[str] = (),
     call: str | None = None,
     to_play: int = 0,
     rules: str = "nigerian",
@@ -23,7 +24,7 @@ def start(
     pos["to_play"] = to_play
     if call is not None:
         pos["call"] = call
-    return game.new_game(0, position=pos)
+    return game.from_position(pos, seed=0)
 
 
 def legal(state: Any) -> set[str]:
@@ -31,7 +32,7 @@ def legal(state: Any) -> set[str]:
 
 
 def counts(state: Any) -> list[int]:
-    return list(state.view(None)["counts"])
+    return list(state.view(None)["hand_counts"])
 
 
 # --- Hold on -----------------------------------------------------------------------------------
@@ -178,19 +179,81 @@ def test_whot_answers_pick_option() -> None:
 
 
 def test_pick_reverses_option() -> None:
-    # seed 002: "the players can agree to allow the option of changing the playing direction e.g.
-    # from clockwise to anticlockwise when a 2- or 5-card is played ... Pick two and change
-    # direction"
+    # seed 002: "Before the game starts the players can agree to allow the option of changing the
+    # playing direction e.g. from clockwise to anticlockwise when a 2- or 5-card is played. This
+    # opens the possibility to attack the player on your other side if that player is close to
+    # winning. In this case it is said out loud: "Pick two and change direction" or "Pick three and
+    # change direction"."
+    hands = [["2 triangle", "5 triangle", "3 circle"], ["4 star"], ["5 star"], ["1 star"]]
+    state = start(hands, pack=["10 circle", "11 circle", "12 circle"], pick_reverses=True)
+    assert legal(state) >= {
+        "play 2 triangle",
+        "play 2 triangle reverse",
+        "play 5 triangle",
+        "play 5 triangle reverse",
+    }
+    assert "play 3 circle reverse" not in legal(state)  # only a pick card changes direction
+    state.apply("play 2 triangle reverse")
+    assert state.to_play == 3  # the player on the other side picks
+    assert state.view(None)["direction"] == -1
+    assert [e.kind for e in state.view(None)["events"]][-2:] == ["play", "reverse"]
+    state.apply("draw")
+    assert state.to_play == 2
+
+
+def test_pick_said_without_change_of_direction_does_not_reverse() -> None:
+    # seed 002: "2-card: say: "Pick two", (Optional: "Pick two and change direction")" — the
+    # player chooses what to say each time; a plain pick keeps the direction.
     hands = [["2 triangle", "3 circle"], ["4 star"], ["5 star"], ["1 star"]]
     state = start(hands, pack=["10 circle", "11 circle"], pick_reverses=True)
     state.apply("play 2 triangle")
-    assert state.to_play == 3  # the player on the other side picks
-    assert state.view(None)["direction"] == -1
-    state.apply("draw")
-    assert state.to_play == 2
+    assert state.to_play == 1 and state.view(None)["direction"] == 1
+    assert not any(e.kind == "reverse" for e in state.view(None)["events"])
     plain = start(hands, pack=["10 circle", "11 circle"])
-    plain.apply("play 2 triangle")
-    assert plain.to_play == 1
+    assert legal(plain) == {"play 2 triangle", "draw"}
+
+
+def test_an_answering_pick_may_change_direction_too() -> None:
+    hands = [["2 triangle", "3 circle"], ["2 star", "4 star"], ["5 star"]]
+    state = start(
+        hands, pack=["10 circle", "11 circle", "12 circle", "13 circle"], pick_reverses=True
+    )
+    state.apply("play 2 triangle")
+    assert legal(state) == {"play 2 star", "play 2 star reverse", "draw"}
+    state.apply("play 2 star reverse")
+    assert state.to_play == 0 and state.view(0)["pending_pick"] == 4  # back to the first player
+
+
+def test_change_of_direction_is_refused_where_not_agreed() -> None:
+    state = start([["2 triangle", "3 triangle"], ["4 star"]])
+    with pytest.raises(parlour.IllegalMove) as refused:
+        state.apply("play 2 triangle reverse")
+    assert "did not agree to a change of direction" in str(refused.value)
+    state = start([["2 triangle", "3 triangle"], ["4 star"]], pick_reverses=True)
+    with pytest.raises(parlour.IllegalMove) as refused:
+        state.apply("play 3 triangle reverse")
+    assert "only a pick card changes the direction" in str(refused.value)
+
+
+def test_change_of_direction_in_words_and_fields() -> None:
+    hands = [["2 triangle", "3 circle"], ["4 star"], ["5 star"]]
+    state = start(hands, pack=["10 circle", "11 circle"], pick_reverses=True)
+    move = next(m for m in state.legal_moves() if str(m) == "play 2 triangle reverse")
+    assert move.fields() == {
+        "kind": "play",
+        "card": "2 triangle",
+        "call": None,
+        "power": "reverse",
+        "say": None,
+    }
+    assert state.game.parse_move("play 2 triangle and change direction") is move
+    state.apply(move)
+    info = parlour.core.registry.games()["whot"]
+    words = [info.describe_event(e, ["Ada", "Bob", "Cy"]) for e in state.view(None)["events"][-2:]]
+    assert words == [
+        "Ada plays 2 triangle and changes the direction",
+        "Play now passes the other way",
+    ]
 
 
 # --- Suspension --------------------------------------------------------------------------------
@@ -269,9 +332,8 @@ def test_may_finish_on_special_off() -> None:
 def _find_turn_up(game: Any, numbers: tuple[int, ...]) -> Any:
     for seed in range(400):
         state = game.new_game(seed)
-        events = [e[1] for e in state.view(None)["events"]]
-        up = next(e for e in events if e.startswith("turned up"))
-        if up != "turned up whot" and int(up.split()[2]) in numbers:
+        up = next(e.card for e in state.view(None)["events"] if e.kind == "turn_up")
+        if up != "whot" and int(up.split()[0]) in numbers:
             return state, up
     raise AssertionError("no such turn-up")
 
@@ -281,7 +343,7 @@ def test_opening_special_inert() -> None:
     game = parlour.make("whot", players=3, rules="nigerian")
     state, _ = _find_turn_up(game, (2,))
     assert state.to_play == 0 and state.view(None)["pending_pick"] == 0
-    assert state.view(None)["counts"] == [5, 5, 5]
+    assert state.view(None)["hand_counts"] == [5, 5, 5]
 
 
 def test_opening_special_applies_as_if_the_dealer_played_it() -> None:
@@ -291,7 +353,7 @@ def test_opening_special_applies_as_if_the_dealer_played_it() -> None:
     state, _ = _find_turn_up(game, (8,))
     assert state.to_play == 1  # the leader is suspended
     state, _ = _find_turn_up(game, (14,))
-    assert state.view(None)["counts"] == [6, 6, 5] and state.to_play == 2  # the dealer again
+    assert state.view(None)["hand_counts"] == [6, 6, 5] and state.to_play == 2  # the dealer again
 
 
 def test_opening_special_applies_never_charges_the_dealer_a_declaration() -> None:
@@ -305,7 +367,7 @@ def test_opening_special_applies_never_charges_the_dealer_a_declaration() -> Non
         declarations=("last card", "semi-last card"),
     )
     state, _ = _find_turn_up(game, (1, 8, 14))
-    assert not any("forgot" in e[1] for e in state.view(None)["events"])
+    assert not any(e.kind == "penalty" for e in state.view(None)["events"])
 
 
 def test_opening_special_bury() -> None:
@@ -372,9 +434,7 @@ def test_variant_pick_7() -> None:
         rules="variant-pick-7",
     )
     state.apply("play 7 circle")
-    assert legal(state) == {"play 7 star", "draw"}
-    state.apply("play 7 star")
-    assert state.view(2)["pending_pick"] == 4
+    assert state.view(1)["pending_pick"] == 2
     state = start(
         [["4 triangle", "4 circle"], ["4 star"], ["5 star"]],
         pack=["10 circle", "11 circle"],
@@ -385,6 +445,27 @@ def test_variant_pick_7() -> None:
     state = start([["2 triangle", "4 circle"], ["4 star"]], rules="variant-pick-7")
     state.apply("play 2 triangle")
     assert state.view(None)["pending_pick"] == 0  # a 2 is plain here
+
+
+@pytest.mark.parametrize(("rules", "pick"), [("variant-suspension-3", 2), ("variant-pick-7", 7)])
+def test_variant_tables_pick_two_is_not_answered(rules: str, pick: int) -> None:
+    # seed 002, both variant tables: "Pick Two | The next player draws two cards from the deck and
+    # loses their turn" — no answering with another pick card, as the Nigerian rules allow.
+    state = start(
+        [[f"{pick} circle", "4 circle"], [f"{pick} star", f"{pick} cross", "whot"], ["5 star"]],
+        pile=(f"{pick} triangle",),
+        pack=["10 circle", "11 circle", "12 circle"],
+        rules=rules,
+    )
+    state.apply(f"play {pick} circle")
+    assert state.to_play == 1 and state.view(1)["pending_pick"] == 2
+    assert legal(state) == {"draw"}
+    with pytest.raises(parlour.IllegalMove) as refused:
+        state.apply(f"play {pick} star")
+    assert "pick 2 is pending: go to market" in str(refused.value)
+    state.apply("draw")
+    assert counts(state) == [1, 5, 1]
+    assert state.to_play == 2  # "and loses their turn"
 
 
 def test_pick_three_variant_card() -> None:

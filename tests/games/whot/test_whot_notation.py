@@ -79,7 +79,7 @@ def test_special_moves_are_interned() -> None:
 def test_moves_are_immutable_and_hashable() -> None:
     move = parse_move("play 5 circle")
     with pytest.raises(AttributeError):
-        move.card = 3  # type: ignore[misc]
+        move.card = 3
     assert len({move, parse_move("5c"), parse_move("draw")}) == 2
 
 
@@ -109,14 +109,28 @@ def test_a_card_not_in_hand_is_refused() -> None:
 
 def test_position_errors_are_clear() -> None:
     game = parlour.make("whot", players=2, rules="nigerian")
-    with pytest.raises(parlour.IllegalMove, match="more cards than the pack"):
-        game.new_game(0, position={"hands": [["whot"] * 6, ["1 star"]]})
-    with pytest.raises(parlour.IllegalMove, match="call"):
-        game.new_game(0, position={"hands": [["1 circle"], ["1 star"]], "pile": ["whot"]})
-    with pytest.raises(parlour.IllegalMove, match="2 players"):
-        game.new_game(0, position={"hands": [["1 circle"]]})
-    with pytest.raises(parlour.IllegalMove, match="no 6"):
-        game.new_game(0, position={"hands": [["6 circle"], ["1 star"]]})
+    bad: list[tuple[dict[str, object], str]] = [
+        ({"hands": [["whot"] * 6, ["1 star"]]}, "more cards than the pack"),
+        ({"hands": [["1 circle"], ["1 star"]], "call": "star"}, "call card"),
+        ({"hands": [["1 circle"], ["1 star"]], "pile": ["3 circle"], "call": "star"}, "calls no"),
+        ({"hands": [["1 circle"]]}, "2 players"),
+        ({"hands": [["6 circle"], ["1 star"]]}, "no 6"),
+        ({"hands": [["1 circle"], []]}, "no cards"),
+        ({"hands": [["1 circle"], ["1 star"]], "to_play": 2}, "to_play must be a seat"),
+        ({"hands": [["1 circle"], ["1 star"]], "colour": "red"}, "unknown keys colour"),
+        ({"hands": [["1 circle"], ["1 star"]], "pending_pick": 2}, "pick_number"),
+        ({"hands": [["1 circle"], ["1 star"]], "known": [["2 circle"], []]}, "not all in the hand"),
+    ]
+    for spec, why in bad:
+        with pytest.raises(parlour.core.SetupError, match=why):
+            game.from_position(spec)
+
+
+def test_a_whot_on_the_pile_with_no_call_lets_any_card_follow() -> None:
+    """As when a WHOT is turned up as the first call card: no symbol has been called yet."""
+    game = parlour.make("whot", players=2, rules="nigerian")
+    state = game.from_position({"hands": [["1 circle", "3 square"], ["1 star"]], "pile": ["whot"]})
+    assert {str(m) for m in state.legal_moves()} == {"play 1 circle", "play 3 square", "draw"}
 
 
 def test_a_state_from_a_position_replays_from_its_record() -> None:
@@ -167,3 +181,25 @@ def test_a_state_sampled_from_a_finished_game_keeps_the_hands_shown_at_the_count
     view = state.view(1)
     sampled = game.sample_state(view, GameRng(9))
     assert sampled.view(1) == view
+
+
+def test_a_refused_move_says_whether_it_is_no_move_or_not_legal_now_and_why() -> None:
+    # seed 000: follow "A Card of ANY NUMBER but the SAME SYMBOL ... or ... of ANY SYMBOL but the
+    # SAME NUMBER as the Call Card"
+    game = parlour.make("whot", players=2, rules="nigerian")
+    state = game.from_position(
+        {"hands": [["13 circle", "8 circle", "whot"], ["1 star"]], "pile": ["8 triangle"]}
+    )
+    with pytest.raises(parlour.core.NotLegalNow, match="13 circle cannot follow the call") as info:
+        state.check("play 13 circle")
+    assert info.value.why == "13 circle cannot follow the call: triangle or 8"
+    assert "play 8 circle" in info.value.legal
+    with pytest.raises(parlour.core.NotLegalNow, match="you hold no 5 star"):
+        state.check("play 5 star")
+    with pytest.raises(parlour.core.NotLegalNow, match="may not skip under these rules"):
+        state.check("play whot call star skip")
+    with pytest.raises(parlour.core.NotAMove, match="banana"):
+        state.check("play 13 banana")
+    state.apply("play 8 circle")
+    with pytest.raises(parlour.core.NotLegalNow, match="not legal now"):
+        state.check("play 1 star")  # not this player's card: the mover's hand is the rule

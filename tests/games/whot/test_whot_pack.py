@@ -63,7 +63,7 @@ def test_five_whot_cards() -> None:
 
 @pytest.mark.parametrize("rules", ["storey-1935", "nigerian", "english"])
 def test_a_dealt_game_holds_the_whole_pack(rules: str) -> None:
-    state = make(4, rules).new_game(3)
+    state = make(3, rules).new_game(3)
     assert all_cards(state) == Counter(card_text(c) for c in PACK)
 
 
@@ -77,20 +77,79 @@ def test_two_packs_make_108_cards() -> None:
     assert cards["whot"] == 10
 
 
+# --- how many players, how many packs ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "one_pack", "two_packs"),
+    [("storey-1935", (2, 5), (6, 17)), ("nigerian", (2, 3), (4, 17)), ("english", (2, 3), (4, 17))],
+)
+def test_two_packs_by_default_as_the_source_advises(
+    rules: str, one_pack: tuple[int, int], two_packs: tuple[int, int]
+) -> None:
+    # seed 000: "For more than five players it is desirable (though not essential) to use two
+    # packs." seed 002: "If there are many players, (four or more), it is advisable to mix two
+    # Whot-card decks into one".
+    for players in range(one_pack[0], one_pack[1] + 1):
+        assert make(players, rules).rules.packs == 1
+    for players in range(two_packs[0], two_packs[1] + 1):
+        game = make(players, rules)
+        assert game.rules.packs == 2
+        assert sum(all_cards(game.new_game(1)).values()) == 108
+
+
+def test_an_eight_player_nigerian_table_has_two_packs() -> None:
+    # The lobby's default preset at eight: one pack left 13 cards in the market.
+    game = parlour.make("whot", players=8, rules="nigerian")
+    assert game.rules.packs == 2
+    assert game.new_game(0).view(None)["pack_count"] == 108 - 8 * 5 - 1
+    assert game == parlour.make("whot", players=8, rules="nigerian", packs=2)
+
+
+def test_one_pack_still_works_where_it_fits() -> None:
+    # seed 000: "(though not essential)"
+    game = parlour.make("whot", players=8, rules="nigerian", packs=1)
+    assert game.rules.packs == 1
+    assert game.new_game(0).view(None)["pack_count"] == 54 - 8 * 5 - 1
+    with pytest.raises(parlour.RulesError, match="need 61 cards, but the pack has 54"):
+        parlour.make("whot", players=10, rules="english", packs=1)
+
+
+def test_any_number_of_players_the_packs_can_deal() -> None:
+    # seed 000: "For Two or any number of Players" — as many as two packs can deal: six cards
+    # each and one turned up for 17 (the most any preset deals to).
+    assert parlour.core.registry.games()["whot"].max_players == 17
+    for rules in parlour.core.registry.games()["whot"].presets:
+        state = make(17, rules).new_game(2)
+        assert state.view(None)["hand_counts"] == [state.game.rules.deal] * 17
+    with pytest.raises(parlour.RulesError, match="2 packs have 108"):
+        parlour.make("whot", players=17, rules="english", deal=7)
+    with pytest.raises(parlour.RulesError, match="for 2 to 17 players"):
+        parlour.make("whot", players=18)
+
+
+def test_one_pack_when_the_deal_needs_two() -> None:
+    # With packs=0 the deal is made to fit: a big deal at a small table takes two packs.
+    assert make(3, "nigerian", deal=20).rules.packs == 2
+    assert make(3, "nigerian", two_packs_from=5).rules.packs == 1
+    assert make(5, "nigerian", two_packs_from=5).rules.packs == 2
+
+
 # --- the deal ----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("players", "deal"), [(2, 3), (4, 5), (6, 6)])
 def test_each_player_gets_deal_cards(players: int, deal: int) -> None:
     state = make(players, "nigerian", deal=deal).new_game(11)
-    assert state.view(None)["counts"] == [deal] * players
-    assert state.view(None)["pack_count"] == 54 - players * deal - 1  # one turned up
+    assert state.view(None)["hand_counts"] == [deal] * players
+    size = 54 * state.game.rules.packs  # two from four players (seed 002)
+    assert state.view(None)["pack_count"] == size - players * deal - 1  # one turned up
 
 
 def test_storey_deals_six() -> None:
     # seed 000: "deals out one card ... and so on until every player has SIX cards."
     state = make(5, "storey-1935").new_game(2)
-    assert state.view(None)["counts"] == [6] * 5
+    assert state.view(None)["hand_counts"] == [6] * 5
     assert state.view(None)["pack_count"] == 54 - 30
 
 
@@ -132,7 +191,7 @@ def test_storey_leader_may_play_any_card() -> None:
     for seed in range(20):
         state = make(3, "storey-1935").new_game(seed)
         hand = state.view(0)["hand"]
-        plays = {m.card for m in state.legal_moves() if m.kind == "play"}  # type: ignore[attr-defined]
+        plays = {m.card for m in state.legal_moves() if m.kind == "play"}
         assert {card_text(c) for c in plays} == set(hand)
         assert "draw" in {str(m) for m in state.legal_moves()}
 
@@ -164,6 +223,6 @@ def test_turn_up_rule_sets_turn_up_the_top_card_as_call_card(rules: str) -> None
         assert view["call"] == top.split()[1]
         # the leader must follow it
         for m in state.legal_moves():
-            if m.kind == "play" and m.card != WHOT:  # type: ignore[attr-defined]
-                num, sym = card_text(m.card).split()  # type: ignore[attr-defined]
+            if m.kind == "play" and m.card != WHOT:
+                num, sym = card_text(m.card).split()
                 assert sym == top.split()[1] or num == top.split()[0]

@@ -14,7 +14,7 @@ import parlour
 from parlour.games.whot.cards import PACK, STAR, WHOT, card_text, hand_points, parse_card
 from parlour.games.whot.moves import DRAW, END, PASS, parse_move, play
 
-PRESETS = sorted(parlour.games()["whot"].presets)
+PRESETS = sorted(parlour.core.registry.games()["whot"].presets)
 
 options = st.fixed_dictionaries(
     {},
@@ -29,6 +29,11 @@ options = st.fixed_dictionaries(
         "pick_stacking": st.booleans(),
         "may_draw_instead": st.booleans(),
         "may_finish_on_special": st.booleans(),
+        "star_doubling": st.booleans(),
+        "turn_powers": st.sampled_from(["last", "each"]),
+        "straight_gaps": st.booleans(),
+        "nothing_to_draw": st.sampled_from(["end", "pass"]),
+        "double_decking": st.sampled_from(["off", "number", "symbol"]),
         "deal": st.integers(1, 7),
     },
 )
@@ -51,7 +56,7 @@ def on_table(state: Any) -> Counter[int]:
 @given(
     preset=st.sampled_from(PRESETS),
     players=st.integers(2, 6),
-    packs=st.integers(1, 2),
+    packs=st.integers(0, 2),
     opts=options,
     seed=st.integers(0, 2**32),
     rnd=st.randoms(use_true_random=False),
@@ -60,16 +65,22 @@ def test_cards_are_conserved(
     preset: str, players: int, packs: int, opts: dict[str, Any], seed: int, rnd: Random
 ) -> None:
     # seed 000: "(54 Cards in all)"; "Cards are never discarded in WHOT".
-    if players * opts.get("deal", 6) + 1 > 54 * packs:
+    if packs == 1 and players * opts.get("deal", 6) + 1 > 54:
         packs = 2
+    if preset == "knockout":  # it scores stars its own way
+        opts.pop("star_doubling", None)
+    if opts.get("double_decking", "off") != "off":  # not with straights
+        opts["straights"] = "off"
     game = parlour.make("whot", players=players, rules=preset, packs=packs, **opts)
     state = game.new_game(seed)
-    expected = full_pack(packs)
+    expected = full_pack(game.rules.packs)  # packs=0: as the table's size says
     for _ in range(400):
         assert on_table(state) == expected
         if state.is_over:
             assert state.result().points == tuple(
-                hand_points([parse_card(t) for t in h], game.rules.knockout)
+                hand_points(
+                    [parse_card(t) for t in h], game.rules.knockout, game.rules.star_doubling
+                )
                 for h in state.to_dict()["hands"]
             )
             break
@@ -87,10 +98,14 @@ def test_cards_are_conserved(
     assert shown == Counter({card_text(c): k for c, k in expected.items()})
 
 
-@given(st.lists(st.sampled_from(sorted(set(PACK))), max_size=12), st.booleans())
-def test_score_of_a_hand(hand: list[int], knockout: bool) -> None:
+@given(
+    st.lists(st.sampled_from(sorted(set(PACK))), max_size=12),
+    st.sampled_from(["plain", "knockout", "star_doubling"]),
+)
+def test_score_of_a_hand(hand: list[int], scoring: str) -> None:
     # seed 000: "the total of the numbers on the cards he still holds ... STARS COUNT DOUBLE";
-    # WHOT "count 20 when scoring"; seed 002 Knock-out: one star doubles, two or more times four.
+    # WHOT "count 20 when scoring"; seed 002 Knock-out: one star doubles, two or more times four;
+    # seed 002 Variations: "double their entire score for each star card remaining".
     total = 0
     for c in hand:
         if c == WHOT:
@@ -100,9 +115,11 @@ def test_score_of_a_hand(hand: list[int], knockout: bool) -> None:
         else:
             total += c >> 3
     stars = sum(1 for c in hand if c & 7 == STAR)
-    if knockout and stars:
+    if scoring == "knockout" and stars:
         total *= 2 if stars == 1 else 4
-    assert hand_points(hand, knockout) == total
+    if scoring == "star_doubling":
+        total *= 2**stars
+    assert hand_points(hand, scoring == "knockout", scoring == "star_doubling") == total
 
 
 @given(
@@ -114,7 +131,10 @@ def test_score_of_a_hand(hand: list[int], knockout: bool) -> None:
 def test_notation_round_trip_every_card_and_move(
     card: int, call: int, power: str, say: str
 ) -> None:
-    move = play(WHOT, call, power, say) if card == WHOT else play(card, say=say)
+    if card == WHOT:
+        move = play(WHOT, call, power, say)
+    else:  # a pick card said with "and change direction" (pick_reverses)
+        move = play(card, power="reverse" if power == "reverse" else "", say=say)
     assert parse_move(str(move)) is move
     assert parse_move(str(move).upper()) is move
     for simple in (DRAW, END, PASS):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -13,8 +14,8 @@ from parlour.games.whot.cards import hand_points, parse_card
 
 def start(
     hands: list[list[str]],
-    pile: tuple[str, ...] = (),
-    pack: tuple[str, ...] = (),
+    pile: Sequence[str] = (),
+    pack: Sequence[str] = (),
     call: str | None = None,
     to_play: int = 0,
     rules: str = "storey-1935",
@@ -25,7 +26,7 @@ def start(
     pos["to_play"] = to_play
     if call is not None:
         pos["call"] = call
-    return game.new_game(0, position=pos)
+    return game.from_position(pos, seed=0)
 
 
 def legal(state: Any) -> set[str]:

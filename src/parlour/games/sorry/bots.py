@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.bots.base import Bot, register_bot
+from parlour.bots.base import Bot
 from parlour.core import Move
 from parlour.core.rng import GameRng
 
@@ -74,6 +74,3 @@ class GreedyBot(Bot):
         (best, move), rest = scores[0], scores[1:]
         gap = f", {best - rest[0][0]:+.1f} over {rest[0][1]}" if rest else ""
         return move, f"greedy: best placed pawns after the move (score {best:.1f}{gap})"
-
-
-register_bot("greedy", GreedyBot, game="sorry")

@@ -28,7 +28,7 @@ from .board import COLOURS, SAFETY_BASE, TRACK, parse_square, rel_of_abs
 from .cards import SORRY, VALUES, parse_card
 from .notation import ENTER, MOVE, PASS, SORRY_MOVE, SPLIT, SWAP, SorryMove
 
-__all__ = ["ENCODINGS", "SorryEncoding"]
+__all__ = ["SorryEncoding"]
 
 _PASS_CARDS = (0, *VALUES)
 _STEPS: tuple[tuple[int, int], ...] = (
@@ -51,7 +51,7 @@ _VALUE_INDEX = {c: i for i, c in enumerate(VALUES)}
 class SorryEncoding(BaseEncoding):
     ACTIONS_DOC = __doc__.split("in six blocks, ", 1)[1].split("\n\nMost", 1)[0] if __doc__ else ""
 
-    def __init__(self, game: Game[Any]) -> None:
+    def __init__(self, game: Game[Any, Any]) -> None:
         size = float(len(VALUES) * 5)
         fields = [
             Field(
@@ -174,6 +174,3 @@ def _card(token: str) -> int:
     c = parse_card(token)
     assert c is not None, token
     return c
-
-
-ENCODINGS = {"sorry": SorryEncoding}

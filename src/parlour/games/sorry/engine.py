@@ -4,26 +4,43 @@ A turn is one move. In the regular game the card for the turn is drawn when the 
 chance event inside the previous `apply`) and shown face up in every view; the legal moves are the
 whole moves that card allows. In the point-score game a move names the card played from the hand.
 
-Colours and seats: the colours in play are taken clockwise from red (2 players: red and yellow;
-3: red, blue, yellow; 4: all). Colour index `ci` is a colour's place in that tuple and in the turn
-order. With 4 players seat i plays colour i; in the 2-player partnership game seat 0 plays red and
-yellow and seat 1 blue and green, turns still alternating between the partnerships.
+Colours and seats: the colours in play are the ones the players chose (rule option `colours`,
+in seat order), or by default taken clockwise from red (2 players: red and yellow; 3: red, blue,
+yellow; 4: all). Colour index `ci` is a colour's place in that tuple and in the turn order;
+`t.colour[ci]` is the board's colour (its side). Seat i plays colour index i; in the 2-player
+partnership game seat 0 plays red and yellow and seat 1 blue and green, turns still alternating
+between the partnerships.
 
 Pawn places are small ints on the colour's own scale (see `board`): -1 START, 0..59 track, 60..64
 safety zone, 65 HOME. `occ[square]` is the pawn on each track square (-1 if none); pawn ids are
 `4 * ci + j`.
+
+What happens is told in typed events (`events`), built once per game and looked up after (this
+engine is the search bots' hot path). A position — the whole situation as JSON — comes from
+`SorryState.position()` and goes back in through `SorryGame.from_position` (docs/sorry.md).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any, cast
 
-from parlour.core import Game, IllegalMove, Move, Result, RulesError, State
-from parlour.core.match import MatchFormat
+from parlour.core import (
+    Game,
+    IllegalMove,
+    Move,
+    Result,
+    RulesError,
+    SetupError,
+    State,
+    events_from_wire,
+    to_wire,
+)
+from parlour.core.formats import MatchFormat
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import GameRng, fresh_seed
 
@@ -45,10 +62,12 @@ from .board import (
     square_name,
 )
 from .cards import SORRY, card_token, deck, parse_card
+from .describe import card_words
+from .events import KINDS, Bumped, Drew, Forfeited, Played, Reshuffled, Slid, Won, view_events
 from .notation import ENTER, MOVE, PASS, SORRY_MOVE, SPLIT, SWAP, SorryMove, parse_move
 from .rules import SorryRules
 
-__all__ = ["SorryGame", "SorryState"]
+__all__ = ["REASONS", "SorryGame", "SorryState"]
 
 _PASS = SorryMove(0, PASS)
 # Every move of one pawn, looked up instead of built: table[square code].
@@ -62,11 +81,24 @@ _ENTERS = {c: [SorryMove(c, ENTER, colour) for colour in range(4)] for c in (1, 
 _SWAPS = [[SorryMove(11, SWAP, a, 0, b, 0) for b in range(TRACK)] for a in range(TRACK)]
 _SORRIES = [[SorryMove(SORRY, SORRY_MOVE, c, 0, b) for b in range(TRACK)] for c in range(4)]
 _order = attrgetter("key")
+#: `new_game` setup: `position` (a position, or the pawns alone as in records of old) and
+#: `first`; `pack` and `hands` are read only so that records made with them replay.
 _SETUP_KEYS = ("first", "position", "pack", "hands")
+_POSITION_KEYS = ("pawns", "turn", "card", "hands", "pack", "discard", "again")
+# A square code as events name it: the track and safety squares by name, START and HOME as words
+# (the event's colour says whose).
+_SQUARE = [square_name(c) for c in range(80)] + ["start"] * 4 + ["home"] * 4
+_RESHUFFLED = Reshuffled()
+
+#: `Result.reason`: how a game was won, no player named (the edges say who, `Won` in words).
+REASONS = {
+    "regular": "brought every pawn HOME (points: pawns HOME)",
+    "points": "brought every pawn HOME (points: the point-score table)",
+}
 
 
 class _Tables:
-    """Who plays what, precomputed once per game."""
+    """Who plays what, precomputed once per game; and the game's recurring events, interned."""
 
     def __init__(self, players: int, rules: SorryRules) -> None:
         if rules.partnership:
@@ -76,6 +108,14 @@ class _Tables:
                     f"not {players}"
                 )
             colours: tuple[int, ...] = (0, 1, 2, 3)
+        elif rules.colours:
+            # seed 003 rule 2: "Each player chooses a colour"
+            if len(rules.colours) != players:
+                raise RulesError(
+                    f"colours: each of the {players} players chooses one colour, so {players} "
+                    f"colours are needed, not {len(rules.colours)} ({', '.join(rules.colours)})"
+                )
+            colours = tuple(COLOURS.index(c) for c in rules.colours)
         else:
             colours = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}[players]
         n = len(colours)
@@ -100,12 +140,78 @@ class _Tables:
         self.name = [COLOURS[c] for c in colours]
         self.points = rules.point_score
         self.partnership = rules.partnership
+        # who sits where, as one string (its hash is kept): what the bots' tables depend on
+        self.seating = f"{players}:{int(rules.partnership)}:{''.join(map(str, colours))}"
         self.eleven_optional = rules.eleven_change_optional
+        self.eleven_free = rules.point_eleven_decline == "free"
         self.slide_after_change = rules.slide_after_change
-        self.two_always = rules.two_draws_again_always
+        # Whether a 2 gives a second card: played, always in the regular game and as
+        # point_two_again says in the point-score game; discarded unused (a forfeit), as
+        # two_draws_again_always says in the regular game and never in the point-score game
+        # (point score rule 2: "... he discards one card and draws another from the pack. His
+        # turn then ends.").
+        self.two_on_play = rules.point_two_again or not rules.point_score
+        self.two_on_pass = rules.two_draws_again_always and not rules.point_score
+        # The events of the hot path, built once: bumped[ci][track square], slid[ci][triangle],
+        # forfeit[ci][card], drew[ci]; and played[ci][k][move], filled as moves are made (k: the
+        # colour index of the pawn moved, or 4 + 4 * first + second for two pawns).
+        self.bumped = [
+            [Bumped(self.seat[ci], self.name[ci], _SQUARE[sq]) for sq in range(TRACK)]
+            for ci in range(n)
+        ]
+        self.slid: list[list[Slid | None]] = [
+            [
+                Slid(self.seat[ci], self.name[ci], _SQUARE[sq], _SQUARE[sq + SLIDE_LEN[sq]])
+                if SLIDE_SIDE[sq] >= 0
+                else None
+                for sq in range(TRACK)
+            ]
+            for ci in range(n)
+        ]
+        # forfeits[declined][ci][card]; forfeit[ci][card] is the same event, or None where a
+        # pass may be the decline of an 11's optional change of places (it is when a move was
+        # legal beside the pass).
+        self.forfeits = tuple(
+            [
+                {
+                    c: Forfeited(self.seat[ci], self.name[ci], card_token(c), self.points, d)
+                    for c in (*_STEPS, 1, 2)
+                }
+                for ci in range(n)
+            ]
+            for d in (False, True)
+        )
+        may_decline = {
+            c: rules.eleven_change_optional and (self.points or c == 11) for c in (*_STEPS, 1, 2)
+        }
+        self.forfeit: list[dict[int, Forfeited | None]] = [
+            {c: None if may_decline[c] else ev for c, ev in row.items()}
+            for row in self.forfeits[False]
+        ]
+        self.drew = [Drew(self.seat[ci], self.name[ci]) for ci in range(n)]
+        self.played: list[list[dict[SorryMove, Played]]] = [
+            [{} for _ in range(20)] for _ in range(n)
+        ]
+
+    def square(self, cj: int, r: int) -> str:
+        """The name of relative place `r` of colour index `cj`, as events give it."""
+        return _SQUARE[self.code[cj][r + 1]]
+
+    def played_event(
+        self, ci: int, k: int, move: SorryMove, paths: tuple[tuple[int, int, int], ...]
+    ) -> Played:
+        """The `Played` event of colour index `ci`'s `move`, moving pawns along `paths` (colour
+        index, from, to): built once, then looked up (`played[ci][k]`)."""
+        ev = self.played[ci][k].get(move)
+        if ev is None:
+            pawns = tuple(
+                (self.name[cj], self.square(cj, a), self.square(cj, b)) for cj, a, b in paths
+            )
+            ev = self.played[ci][k][move] = Played(self.seat[ci], self.name[ci], move, pawns)
+        return ev
 
 
-class SorryGame(Game["SorryState"]):
+class SorryGame(Game[SorryRules, "SorryState"]):
     """Sorry! for 2 to 4 players under one rule set."""
 
     name = "sorry"
@@ -118,72 +224,166 @@ class SorryGame(Game["SorryState"]):
     def new_game(self, seed: int | None = None, **setup: Any) -> SorryState:
         """A new game. Setup (all optional, JSON-able, kept in the record):
 
-        `first`: seat that plays first (default 0). `position`: {colour: [squares]} — where each
-        colour's pawns stand (`r4`, `rs2`, `start`, `home`; pawns not named are in START).
-        `pack`: card tokens from the top of the pack down (after the deal, in the point-score
-        game); the rest of the pack is shuffled beneath them. `hands` (point-score game):
-        {colour: [cards]}; the other hands are dealt.
+        `position`: a position to start from (see `from_position`). `first`: the seat that plays
+        first (default 0); with a position that names no `turn`, the seat's first colour is to
+        play. Records made before positions existed may hold `position` as the pawns alone
+        ({colour: [squares]}), `pack` (the top cards) and `hands` (point-score game): these are
+        read as the parts of a position of those names, so such games still replay.
         """
         if seed is None:
             seed = fresh_seed()
         bad = [k for k in setup if k not in _SETUP_KEYS]
         if bad:
-            raise RulesError(
+            raise SetupError(
                 f"unknown Sorry! setup {', '.join(bad)}; known: {', '.join(_SETUP_KEYS)}"
             )
         t = self.t
+        given = setup.get("position")
+        if given is None:
+            spec: dict[str, Any] = {}
+        elif not isinstance(given, Mapping):
+            raise SetupError("a Sorry! position is a JSON object (see docs/sorry.md)")
+        elif given and not any(k in _POSITION_KEYS for k in given):
+            spec = {"pawns": dict(given)}  # the pawns alone, as records of old hold them
+        else:
+            spec = dict(given)
+        for key in ("pack", "hands"):
+            if key in setup:
+                if key in spec:
+                    raise SetupError(f"{key} is given twice: in the position and beside it")
+                spec[key] = setup[key]
+        if "first" in setup:
+            first = setup["first"]
+            if (
+                not isinstance(first, int)
+                or isinstance(first, bool)
+                or not 0 <= first < self.players
+            ):
+                raise SetupError(f"first must be a seat 0..{self.players - 1}, not {first!r}")
+            spec.setdefault("turn", t.name[t.seat.index(first)])
+        return self._set_up(seed, spec, _json_copy(setup) if setup else {})
+
+    def from_position(self, spec: Mapping[str, Any], seed: int | None = None) -> SorryState:
+        """A game from a chosen position (docs/sorry.md, "Positions"); every key may be left out.
+
+            {"pawns": {"red": ["r4", "rs2", "start", "home"], "blue": "b9"},
+                                            each colour's pawns (up to 4 squares; the others
+                                            in START; a colour left out starts as a new game's)
+             "turn": "red",                 the colour to play
+             "card": "5",                   regular and partnership games: the card face up for
+                                            the turn (left out: the top of the pack is turned up)
+             "hands": {"red": ["1", "3", "5", "7", "S"]},   point-score game: hands (the others
+                                            are dealt from the shuffled rest of the pack)
+             "pack": ["S", "7"],            the pack from the top down; the cards placed nowhere
+                                            go, shuffled by `seed`, under it
+             "discard": ["4", "2"],         the discard pile, its top last
+             "again": true}                 the turn is a 2's second card (the 2 on the discard;
+                                            or the pile empty, reshuffled into the pack given)
+
+        `State.position()` gives every key, and `from_position(s.position())` shows the same
+        views (but the events) and legal moves as `s`. A bad position raises `SetupError`.
+        """
+        if not isinstance(spec, Mapping):
+            raise SetupError("a Sorry! position is a JSON object (see docs/sorry.md)")
+        seed = fresh_seed() if seed is None else seed
+        return self._set_up(seed, dict(spec), {"position": _json_copy(spec)})
+
+    def _set_up(self, seed: int, spec: dict[str, Any], setup: dict[str, Any]) -> SorryState:
+        """A state from a position `spec` (validated here), its chance from `seed`. Cards are
+        taken as a new game always took them: the pack shuffled once, hands dealt from it in turn
+        from the player to move, the given top of the pack put back on it, then the regular
+        game's card turned up — so a game without a position is the game of old of its seed."""
+        unknown = sorted(set(spec) - set(_POSITION_KEYS))
+        if unknown:
+            raise SetupError(
+                f"position: unknown keys {', '.join(unknown)}; known: {', '.join(_POSITION_KEYS)}"
+            )
+        t = self.t
         rules: SorryRules = self.rules
-        first = setup.get("first", 0)
-        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < self.players:
-            raise RulesError(f"first must be a seat 0..{self.players - 1}, not {first!r}")
         s = SorryState.__new__(SorryState)
         s.game = self
         s.t = t
         s.seed = seed
-        s.setup = dict(setup)
+        s.setup = setup
         s.history = []
         s._legal = None
         s.rng = GameRng(seed)
         s.events = []
         s.over = False
         s.winners = ()
-        s.again = False
-        s.card = 0
-        s.cur = t.seat.index(first)
-        s.discard = []
         pos = [START] * (4 * t.n)
         if rules.pawns_out:
             for ci in range(t.n):
                 pos[4 * ci] = EXIT
-        if "position" in setup:
-            pos = _position(t, setup["position"], pos)
+        if spec.get("pawns") is not None:
+            pos = _position(t, spec["pawns"], pos)
+        for ci in range(t.n):
+            side = t.ctrl[ci]
+            if ci == side[0] and all(pos[cj * 4 : cj * 4 + 4].count(HOME) == 4 for cj in side):
+                who = " and ".join(t.name[cj] for cj in side)
+                raise SetupError(f"position: every {who} pawn is HOME, so the game would be over")
         s.pos = pos
         s.occ = _occupancy(t, pos)
-        pool = Counter(deck(rules.deck))
-        s.hands = [[] for _ in range(t.n)] if t.points else []
+        turn = spec.get("turn")
+        s.cur = 0 if turn is None else _colour_index(t, turn, "turn")
+        s.discard = _cards(spec.get("discard", []), "discard")
+        again = spec.get("again", False)
+        if not isinstance(again, bool):
+            raise SetupError("position: again is true or false")
+        # A 2's second card: the 2 is on top of the discard pile; or the pack ran out as the 2
+        # was played, the discards (the 2 among them) were shuffled into a new pack, and the
+        # pile is empty -- a position then lists the pack, as position() does.
+        just_shuffled = not s.discard and bool(spec.get("pack"))
+        if again and not just_shuffled and (not s.discard or s.discard[-1] != 2):
+            raise SetupError(
+                "position: again (a 2's second card) needs the 2 on the discard pile (or, the "
+                "pack having run out as the 2 was played, an empty pile and the new pack)"
+            )
+        if again and not t.two_on_play:
+            raise SetupError(
+                "position: again cannot be: with point_two_again off, a 2 played from the hand "
+                "gives no second card"
+            )
+        s.again = again
+        card = spec.get("card")
+        s.card = 0
+        if card is not None:
+            if t.points:
+                raise SetupError(
+                    "position: the point-score game has no card face up (cards are in hands)"
+                )
+            s.card = _cards([card], "card")[0]
         given_hands: dict[int, list[int]] = {}
-        if "hands" in setup:
+        if spec.get("hands") is not None:
             if not t.points:
-                raise RulesError("hands are set only in the point-score game")
-            given_hands = _hands(t, setup["hands"], rules.hand_size)
-            for ci, cards in given_hands.items():
-                _take(pool, cards, "hands")
-                s.hands[ci] = list(cards)
-        top: list[int] = []
-        if "pack" in setup:
-            top = _cards(setup["pack"], "pack")
-            _take(pool, top, "pack")
+                raise SetupError("position: hands are held only in the point-score game")
+            given_hands = _hands(t, spec["hands"], rules.hand_size)
+        top = _cards(spec.get("pack", []), "pack")
+        # every card is in one place: the pack has only so many of each (seed 003 rule 1)
+        pool = Counter(deck(rules.deck))
+        listed = Counter(s.discard + top + [c for h in given_hands.values() for c in h])
+        if s.card:
+            listed[s.card] += 1
+        for c, k in sorted(listed.items()):
+            if k > pool[c]:
+                raise SetupError(
+                    f"position: {k} × {card_token(c)}, but the pack has only {pool[c]}"
+                )
+        pool -= listed
         rest = sorted(pool.elements())
         s.rng.shuffle(rest)
         s.pack = rest
+        s.hands = [[] for _ in range(t.n)] if t.points else []
         if t.points:
+            for ci, cards in given_hands.items():
+                s.hands[ci] = list(cards)
             order = [(s.cur + k) % t.n for k in range(t.n)]
             for _ in range(rules.hand_size):
                 for ci in order:
                     if ci not in given_hands:
                         s.hands[ci].append(s._draw())
         s.pack += top[::-1]
-        if not t.points:
+        if not t.points and not s.card:
             s.card = s._draw()
         return s
 
@@ -220,7 +420,7 @@ class SorryGame(Game["SorryState"]):
         s.again = bool(data["again"])
         s.over = bool(data["over"])
         s.winners = tuple(int(w) for w in data["winners"])
-        s.events = [str(e) for e in data["events"]]
+        s.events = events_from_wire(data["events"], KINDS, parse_move)
         s.rng = GameRng.from_jsonable(data["rng"])
         return s
 
@@ -241,7 +441,7 @@ class SorryGame(Game["SorryState"]):
         s.occ = _occupancy(t, s.pos)
         s.discard = _cards(view["discard"], "discard")
         s.card = 0 if view.get("card") is None else _cards([view["card"]], "card")[0]
-        s.events = list(view["events"])
+        s.events = view_events(view)
         s.again = bool(view["again"])
         s.over = bool(view["is_over"])
         s.winners = tuple(view["winners"])
@@ -270,14 +470,23 @@ class SorryGame(Game["SorryState"]):
         return s
 
 
+def _json_copy(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A setup as the record keeps it: JSON data, a copy (the caller's dict may change)."""
+    try:
+        out: dict[str, Any] = json.loads(json.dumps(data))
+    except (TypeError, ValueError) as exc:
+        raise SetupError(f"a Sorry! setup is JSON data: {exc}") from None
+    return out
+
+
 def _cards(items: Any, what: str) -> list[int]:
     if not isinstance(items, list | tuple):
-        raise RulesError(f"{what} must be a list of cards")
+        raise SetupError(f"position: {what} must be a list of cards")
     out = []
     for x in items:
         c = parse_card(str(x))
         if c is None:
-            raise RulesError(f"{x!r} in {what} is not a Sorry! card")
+            raise SetupError(f"position: {x!r} in {what} is not a Sorry! card")
         out.append(c)
     return out
 
@@ -285,62 +494,85 @@ def _cards(items: Any, what: str) -> list[int]:
 def _take(pool: Counter[int], cards: Sequence[int], what: str) -> None:
     for c in cards:
         if pool[c] <= 0:
-            raise RulesError(f"{what}: the pack has no more {card_token(c)} cards")
+            raise SetupError(
+                f"position: too many {card_token(c)} cards (the {what} takes one more than the "
+                "pack has left)"
+            )
         pool[c] -= 1
 
 
-def _colour_index(t: _Tables, key: str) -> int:
+def _colour_index(t: _Tables, key: Any, what: str) -> int:
     k = str(key).strip().lower()
     for ci, name in enumerate(t.name):
         if k in (name, name[0]):
             return ci
-    raise RulesError(f"{key!r} is not a colour in play ({', '.join(t.name)})")
+    raise SetupError(f"position: {what}: {key!r} is not a colour in play ({', '.join(t.name)})")
 
 
 def _position(t: _Tables, spec: Any, pos: list[int]) -> list[int]:
-    if not isinstance(spec, dict):
-        raise RulesError("position must map colours to lists of squares")
+    """The pawn places `spec` ({colour: squares}) gives, over the defaults `pos`."""
+    if not isinstance(spec, Mapping):
+        raise SetupError("position: pawns must map colours to lists of squares")
     pos = list(pos)
     for key, squares in spec.items():
-        ci = _colour_index(t, key)
+        ci = _colour_index(t, key, "pawns")
+        name = t.name[ci]
         colour = t.colour[ci]
-        if not isinstance(squares, list | tuple) or len(squares) > 4:
-            raise RulesError(f"position of {t.name[ci]}: a list of up to 4 squares")
+        if isinstance(squares, str):  # the compact form: "r4 rs2 home" (or with commas)
+            squares = squares.replace(",", " ").split()
+        if not isinstance(squares, list | tuple):
+            raise SetupError(f"position: {name}'s pawns must be a list of squares")
+        if len(squares) > 4:
+            raise SetupError(f"position: {name} has 4 pawns, not {len(squares)}")
         rels = []
-        for name in squares:
-            word = str(name).strip().lower()
-            if word in ("start", "home"):
-                rels.append(START if word == "start" else HOME)
+        for word in squares:
+            w = str(word).strip().lower()
+            if w in ("start", "home"):
+                rels.append(START if w == "start" else HOME)
                 continue
-            code = parse_square(word)
-            rel = None if code is None else rel_of_code(colour, code)
+            code = parse_square(w)  # a board name: r4, rs2, and rstart / rhome too
+            if code is None:
+                raise SetupError(f"position: {word!r} is not a square of the board")
+            rel = rel_of_code(colour, code)
             if rel is None:
-                raise RulesError(f"{name!r} is not a square a {t.name[ci]} pawn can stand on")
+                why = " (pawns enter only the safety zones of their own colour)"
+                raise SetupError(
+                    f"position: {word!r} is not a square a {name} pawn can stand on"
+                    + (why if TRACK <= code < 80 else "")
+                )
             rels.append(rel)
         rels += [START] * (4 - len(rels))
         placed = [r for r in rels if 0 <= r < HOME]
-        if len(set(placed)) != len(placed):
-            raise RulesError(f"two {t.name[ci]} pawns on one square")
+        for r in placed:
+            if placed.count(r) > 1:
+                where = square_name(t.code[ci][r + 1])
+                raise SetupError(
+                    f"position: two {name} pawns on {where} (pieces of the same colour may not "
+                    "occupy the same space)"
+                )
         pos[4 * ci : 4 * ci + 4] = rels
     seen: dict[int, int] = {}
     for pid, r in enumerate(pos):
         if 0 <= r < TRACK:
             sq = t.abs[pid >> 2][r]
             if sq in seen:
-                raise RulesError(f"two pawns on {square_name(sq)}")
+                both = f"{t.name[seen[sq] >> 2]} and {t.name[pid >> 2]}"
+                raise SetupError(f"position: two pawns on {square_name(sq)} ({both})")
             seen[sq] = pid
     return pos
 
 
 def _hands(t: _Tables, spec: Any, size: int) -> dict[int, list[int]]:
-    if not isinstance(spec, dict):
-        raise RulesError("hands must map colours to lists of cards")
+    if not isinstance(spec, Mapping):
+        raise SetupError("position: hands must map colours to lists of cards")
     out = {}
     for key, cards in spec.items():
-        ci = _colour_index(t, key)
+        ci = _colour_index(t, key, "hands")
         got = _cards(cards, f"{t.name[ci]}'s hand")
         if len(got) != size:
-            raise RulesError(f"{t.name[ci]}'s hand must hold {size} cards")
+            raise SetupError(
+                f"position: {t.name[ci]}'s hand must hold {size} cards, not {len(got)}"
+            )
         out[ci] = got
     return out
 
@@ -369,7 +601,7 @@ class SorryState(State):
     again: bool
     over: bool
     winners: tuple[int, ...]
-    events: list[str]
+    events: list[Any]
 
     # --- the protocol ------------------------------------------------------------------------
     @property
@@ -402,13 +634,21 @@ class SorryState(State):
             return out  # type: ignore[return-value]
         out = []
         cards = sorted(set(self.hands[ci]))
+        decline = False  # an 11 that can only change places, which is optional
         for card in cards:
             got = self._gen(card, ci)
             out += got
             if card == 11 and got and t.eleven_optional and not any(m.kind == MOVE for m in got):
-                out.append(SorryMove(11, PASS))
+                decline = True
         if not out:
             return [SorryMove(c, PASS) for c in cards]
+        if decline:
+            if t.eleven_free:  # the 11 is played without a move
+                out.append(SorryMove(11, PASS))
+            elif all(m.card == 11 for m in out):
+                # declining is a forfeit, open only when no other card can be used: "he
+                # discards one card and draws another from the pack" (point score rule 2)
+                out += [SorryMove(c, PASS) for c in cards]
         out.sort(key=_order)
         return list(out)
 
@@ -581,12 +821,12 @@ class SorryState(State):
         self.occ[:] = saved_occ
         return result
 
-    def _bump(self, pid: int, sq: int, events: list[str] | None) -> None:
+    def _bump(self, pid: int, sq: int, events: list[Any] | None) -> None:
         self.pos[pid] = START
         if events is not None:
-            events.append(f"{self.t.name[pid >> 2]} pawn on {square_name(sq)} sent back to START")
+            events.append(self.t.bumped[pid >> 2][sq])
 
-    def _put(self, pid: int, r: int, events: list[str] | None, slide: bool = True) -> None:
+    def _put(self, pid: int, r: int, events: list[Any] | None, slide: bool = True) -> None:
         """Move pawn `pid` to relative place `r`: bump what it lands on, then slide."""
         pos = self.pos
         occ = self.occ
@@ -605,21 +845,22 @@ class SorryState(State):
             occ[sq] = -1
         side = SLIDE_SIDE[sq]
         if slide and side >= 0 and side != self.t.colour[cj]:
+            if events is not None:
+                events.append(self.t.slid[cj][sq])
             for s in SLIDE_SQUARES[sq]:
                 o = occ[s]
                 if o >= 0:
                     self._bump(o, s, events)
                     occ[s] = -1
             n = SLIDE_LEN[sq]
-            if events is not None:
-                events.append(f"{self.t.name[cj]} slid {square_name(sq)}→{square_name(sq + n)}")
             sq += n
             r += n
         pos[pid] = r
         occ[sq] = pid
 
     def _pawn_at(self, code: int) -> int:
-        """The pawn standing on a global square code (the first one in START for START)."""
+        """The pawn standing on a global square code (the first one in START for START), for a
+        legal move (the hot path: `_pawn_on` is the forgiving one)."""
         if code < TRACK:
             return self.occ[code]
         colour = colour_of_code(code)
@@ -631,17 +872,32 @@ class SorryState(State):
                 return pid
         raise IllegalMove(f"no pawn on {square_name(code)}")  # pragma: no cover - legal moves only
 
+    def _pawn_on(self, code: int) -> int | None:
+        """The pawn on a global square code (the first in START for START), or None."""
+        if code < TRACK:
+            o = self.occ[code]
+            return None if o < 0 else o
+        colour = colour_of_code(code)
+        ci = self.t.ci_of_colour.get(colour if colour is not None else -1)
+        if ci is None:
+            return None
+        rel = rel_of_code(colour, code)  # type: ignore[arg-type]
+        for pid in range(ci << 2, (ci << 2) + 4):
+            if self.pos[pid] == rel:
+                return pid
+        return None
+
     def _draw(self) -> int:
         if not self.pack:
             self.pack = self.discard
             self.discard = []
             self.rng.shuffle(self.pack)
-            self.events.append("the discards were shuffled into a new pack")
+            self.events.append(_RESHUFFLED)
         return self.pack.pop()
 
-    def _move_pawns(self, move: SorryMove, ev: list[str] | None) -> bool:
-        """Carry out a move (not a pass) on the pawns, bumps and slides included, logging them to
-        `ev` unless it is None; True if the move took a pawn HOME."""
+    def _move_pawns(self, move: SorryMove, ev: list[Any] | None, ci: int = 0) -> bool:
+        """Carry out colour index `ci`'s move (not a pass) on the pawns, bumps and slides
+        included, telling it in events on `ev` unless it is None; True if it took a pawn HOME."""
         t = self.t
         pos = self.pos
         kind = move.kind
@@ -651,13 +907,29 @@ class SorryState(State):
             r = pos[pid]
             n = move.n
             # backward on the track wraps round; backward out of the safety zone does not
-            self._put(pid, (r + n) % TRACK if n < 0 and r < TRACK else r + n, ev)
+            nr = (r + n) % TRACK if n < 0 and r < TRACK else r + n
+            if ev is not None:
+                cj = pid >> 2
+                played = t.played[ci][cj].get(move)
+                ev.append(played or t.played_event(ci, cj, move, ((cj, r, nr),)))
+            self._put(pid, nr, ev)
             return pos[pid] == HOME
         if kind == ENTER:
-            self._put(self._pawn_at(80 + move.a), EXIT, ev)
+            pid = self._pawn_at(80 + move.a)
+            if ev is not None:
+                cj = pid >> 2
+                played = t.played[ci][cj].get(move)
+                ev.append(played or t.played_event(ci, cj, move, ((cj, START, EXIT),)))
+            self._put(pid, EXIT, ev)
         elif kind == SPLIT:
             p = self._pawn_at(move.a)
             q = self._pawn_at(move.b)
+            if ev is not None:
+                cp, cq, rp, rq = p >> 2, q >> 2, pos[p], pos[q]
+                k = 4 + 4 * cp + cq
+                played = t.played[ci][k].get(move)
+                paths = ((cp, rp, rp + move.n), (cq, rq, rq + move.m))
+                ev.append(played or t.played_event(ci, k, move, paths))
             self._put(p, pos[p] + move.n, ev)
             self._put(q, pos[q] + move.m, ev)
             return pos[p] == HOME or pos[q] == HOME
@@ -665,18 +937,25 @@ class SorryState(State):
             p = self._pawn_at(move.a)
             o = self._pawn_at(move.b)
             x, y = move.a, move.b
+            cp, co = p >> 2, o >> 2
+            if ev is not None:
+                k = 4 + 4 * cp + co
+                played = t.played[ci][k].get(move)
+                paths = ((cp, t.rel[cp][x], t.rel[cp][y]), (co, t.rel[co][y], t.rel[co][x]))
+                ev.append(played or t.played_event(ci, k, move, paths))
             self.occ[x] = o
-            pos[o] = t.rel[o >> 2][x]
+            pos[o] = t.rel[co][x]
             self.occ[y] = -1
             pos[p] = START
-            self._put(p, t.rel[p >> 2][y], ev, t.slide_after_change)
-        else:  # SORRY!
-            cj = t.ci_of_colour[move.a]
+            self._put(p, t.rel[cp][y], ev, t.slide_after_change)
+        else:  # SORRY!: the pawn there is bumped by the landing
             pid = self._pawn_at(80 + move.a)
-            v = self.occ[move.b]
-            self._bump(v, move.b, ev)
-            self.occ[move.b] = -1
-            self._put(pid, t.rel[cj][move.b], ev, t.slide_after_change)
+            cj = pid >> 2
+            r = t.rel[cj][move.b]
+            if ev is not None:
+                played = t.played[ci][cj].get(move)
+                ev.append(played or t.played_event(ci, cj, move, ((cj, START, r),)))
+            self._put(pid, r, ev, t.slide_after_change)
         return False
 
     def _pawns_after(self, move: SorryMove) -> list[int]:
@@ -691,27 +970,37 @@ class SorryState(State):
         finally:
             self.pos, self.occ = pos, occ
 
-    def _apply(self, move: Move) -> None:
+    def _apply(self, move: Move, legal: list[Move] | None = None) -> None:
+        """Carry out the legal `move`; `legal`, the legal moves it was chosen from, if known."""
         move = cast(SorryMove, move)  # only legal moves reach here, and they are all SorryMoves
         t = self.t
         ci = self.cur
         ev = self.events
-        name = t.name[ci]
         kind = move.kind
         card = move.card if t.points else self.card
         pos = self.pos
         if kind == PASS:
-            ev.append(f"{name} cannot use the {card_token(card)}: turn forfeited")
+            forfeit = t.forfeit[ci][card]
+            if forfeit is None:  # an 11's optional change of places declined, or no move at all
+                if legal is None:
+                    legal = self._legal_moves()
+                if t.points:
+                    moved = 11 in self.hands[ci] and any(
+                        m.kind != PASS for m in cast(list[SorryMove], legal)
+                    )
+                else:  # a pass is listed alone, or beside an 11's changes of places
+                    moved = len(legal) > 1
+                forfeit = t.forfeits[moved][ci][card]
+            ev.append(forfeit)
             finished = False
         else:
-            ev.append(name + ": " + move._text)
-            finished = self._move_pawns(move, ev)
+            finished = self._move_pawns(move, ev, ci)
         self.discard.append(card)
         if t.points:
             hand = self.hands[ci]
             hand.remove(card)
             hand.append(self._draw())
-            ev.append(name + " drew a card")
+            ev.append(t.drew[ci])
         if finished:
             # the winner: every pawn of the colour (partnership: of both partners) HOME
             team = t.ctrl[ci]
@@ -720,15 +1009,14 @@ class SorryState(State):
                 self.card = 0
                 self.again = False
                 self.winners = tuple(sorted({t.seat[cj] for cj in team}))
-                who = " and ".join(t.name[cj] for cj in team)
-                ev.append(f"{who} brought every pawn HOME and won")
+                ev.append(Won(tuple(t.seat[cj] for cj in team), tuple(t.name[cj] for cj in team)))
                 return
-        again = card == 2 and (kind != PASS or t.two_always)
+        again = card == 2 and (t.two_on_play if kind != PASS else t.two_on_pass)
         if not again:
             self.cur = ci = (ci + 1) % t.n
         self.again = again
         if not t.points:
-            # the next card is face up at once; the move texts name it, so no event is logged
+            # the next card is face up at once; the view shows it, so no event is logged
             pack = self.pack
             self.card = pack.pop() if pack else self._draw()
 
@@ -737,37 +1025,35 @@ class SorryState(State):
         """A colour's pawns as square names, furthest on first (`home`, `rs3`, `b9`, `start`)."""
         code = self.t.code[ci]
         rels = sorted(self.pos[ci << 2 : (ci << 2) + 4], reverse=True)
-        out = []
-        for r in rels:
-            if r == HOME:
-                out.append("home")
-            elif r == START:
-                out.append("start")
-            else:
-                out.append(square_name(code[r + 1]))
-        return out
+        return [_SQUARE[code[r + 1]] for r in rels]
+
+    def _hand_counts(self) -> list[int] | None:
+        """Cards in each player's hands (the point-score game), or None: no hands."""
+        t = self.t
+        if not t.points:
+            return None
+        counts = [0] * t.players
+        for ci in range(t.n):
+            counts[t.seat[ci]] += len(self.hands[ci])
+        return counts
 
     def view(self, player: int | None) -> dict[str, Any]:
         t = self.t
-        v: dict[str, Any] = {
-            "game": "sorry",
-            "viewer": player,
-            "to_play": self.to_play,
-            "is_over": self.over,
-            "players": t.players,
-            "colours": list(t.name),
-            "seats": list(t.seat),
-            "partnership": t.partnership,
-            "point_score": t.points,
-            "turn": self.turn_colour,
-            "card": card_token(self.card) if self.card else None,
-            "again": self.again,
-            "pawns": {t.name[ci]: self.pawn_squares(ci) for ci in range(t.n)},
-            "discard": [card_token(c) for c in self.discard],
-            "pack": len(self.pack),
-            "events": list(self.events),
-            "winners": list(self.winners),
-        }
+        v = self._envelope(player, self._hand_counts())
+        v["events"] = self.events[:]
+        v.update(
+            colours=list(t.name),
+            seats=list(t.seat),
+            partnership=t.partnership,
+            point_score=t.points,
+            turn=self.turn_colour,
+            card=card_token(self.card) if self.card else None,
+            again=self.again,
+            pawns={t.name[ci]: self.pawn_squares(ci) for ci in range(t.n)},
+            discard=[card_token(c) for c in self.discard],
+            pack=len(self.pack),
+            winners=list(self.winners),
+        )
         if t.points:
             v["hand_sizes"] = {t.name[ci]: len(self.hands[ci]) for ci in range(t.n)}
             v["hands"] = {
@@ -776,6 +1062,25 @@ class SorryState(State):
                 if t.seat[ci] == player
             }
         return v
+
+    def position(self) -> dict[str, Any]:
+        """Everything `from_position` needs to set this situation up again, hands and the order
+        of the pack included (docs/sorry.md, "Positions")."""
+        t = self.t
+        spec: dict[str, Any] = {
+            "pawns": {t.name[ci]: self.pawn_squares(ci) for ci in range(t.n)},
+            "turn": self.turn_colour,
+        }
+        if t.points:
+            spec["hands"] = {
+                t.name[ci]: [card_token(c) for c in self.hands[ci]] for ci in range(t.n)
+            }
+        else:
+            spec["card"] = card_token(self.card) if self.card else None
+        spec["pack"] = [card_token(c) for c in reversed(self.pack)]
+        spec["discard"] = [card_token(c) for c in self.discard]
+        spec["again"] = self.again
+        return spec
 
     def result(self) -> Result:
         if not self.over:
@@ -801,13 +1106,11 @@ class SorryState(State):
         points = [0] * t.players
         for ci in range(t.n):
             points[t.seat[ci]] += per_colour[ci]
-        what = "points" if t.points else "pawns HOME"
-        win = ", ".join(t.name[ci] for ci in range(t.n) if t.seat[ci] in self.winners)
         return Result.ranked(
             self.winners,
             tuple(points),
             lower_is_better=False,
-            reason=f"{win} brought every pawn HOME; points are {what}",
+            reason=REASONS["points" if t.points else "regular"],
         )
 
     def copy(self) -> SorryState:
@@ -849,7 +1152,7 @@ class SorryState(State):
             "again": self.again,
             "over": self.over,
             "winners": list(self.winners),
-            "events": list(self.events),
+            "events": [to_wire(e) for e in self.events],
             "rng": self.rng.to_jsonable(),
         }
 
@@ -871,6 +1174,174 @@ class SorryState(State):
         s._legal = None
         return s
 
+    # --- why a move is refused -----------------------------------------------------------------
+    def why_illegal(self, move: Move) -> str | None:
+        """The rule that refuses `move` now, in words (seed 003's where it has them): "the card
+        drawn is a 5, not a 7", "the pawn on rs3 is 2 from HOME: ... the exact number", ..."""
+        if not isinstance(move, SorryMove) or self.over:
+            return None
+        t = self.t
+        ci = self.cur
+        kind = move.kind
+        token = card_token(move.card) if move.card else ""
+        if t.points:
+            if kind == PASS and not move.card:
+                return "in the point-score game a pass discards a card from the hand, like 'pass 5'"
+            if move.card not in self.hands[ci]:
+                return f"{t.name[ci]}'s hand holds no {token}"
+            if kind == PASS:
+                return (
+                    "a card in the hand can be used: a player forfeits only if unable to use any "
+                    "card in hand to enter or move a piece"
+                )
+        else:
+            drawn = card_words(card_token(self.card))
+            if kind == PASS:
+                if move.card:
+                    return f"'pass {token}' is the point-score game's: here the pass is 'pass'"
+                return (
+                    f"{drawn} can be used: a player MUST make any move directed by the cards "
+                    "drawn if possible"
+                )
+            if move.card != self.card:
+                return f"the card drawn is {drawn}, not {card_words(token)}"
+        return self._why_not(move, ci)
+
+    def _why_not(self, move: SorryMove, ci: int) -> str | None:
+        """Why a move with the right card is refused: its pawns, squares and landing."""
+        t = self.t
+        pos = self.pos
+        mine = t.ctrl[ci]
+        kind = move.kind
+        whose = "your own and your partner's" if t.partnership else "your own"
+        if kind in (ENTER, SORRY_MOVE):
+            colour = COLOURS[move.a]
+            cj = t.ci_of_colour.get(move.a)
+            if cj is None:
+                return f"{colour} is not in play"
+            if cj not in mine:
+                return f"the {colour} pawns are not yours: you move only {whose} pawns"
+            if START not in pos[cj << 2 : (cj << 2) + 4]:
+                return f"no {colour} pawn is in START"
+            if kind == ENTER:
+                exit_ = t.abs[cj][EXIT]
+                o = self.occ[exit_]
+                if o >= 0 and o >> 2 == cj:
+                    return (
+                        f"a {colour} pawn stands on {square_name(exit_)}: two pieces of the same "
+                        "player may NOT occupy the entry square at one time"
+                    )
+                return None
+            where = square_name(move.b)
+            if move.b >= TRACK:
+                return (
+                    f"{where} is in a safety zone: a {colour} pawn may enter only the safety "
+                    "zone of its own colour"
+                )
+            victim = self.occ[move.b]
+            if victim < 0:
+                return f"no pawn stands on {where} for the SORRY! to send back to START"
+            if victim >> 2 == cj:
+                return f"the pawn on {where} is {colour} too: a SORRY! sends back another's pawn"
+            if victim >> 2 in mine:
+                return (
+                    f"the pawn on {where} is your partner's: a SORRY! sends a partner's piece to "
+                    "START only if no opponent's piece is available"
+                )
+            return None
+        if kind == SPLIT and move.a == move.b:
+            return "a split 7 moves two different pawns"
+        parts = [(move.a, move.n)]
+        if kind == SPLIT:
+            parts.append((move.b, move.m))
+        pids = []
+        for code, n in parts:
+            where = square_name(code)
+            pid = self._pawn_on(code)
+            if pid is None:
+                return f"no pawn stands on {where}"
+            cj = pid >> 2
+            if cj not in mine:
+                return f"the pawn on {where} is {t.name[cj]}: you move only {whose} pawns"
+            pids.append(pid)
+            r = pos[pid]
+            if kind == SWAP:
+                continue
+            nr = (r + n) % TRACK if n < 0 and r < TRACK else r + n
+            if nr > HOME:
+                return (
+                    f"the pawn on {where} is {HOME - r} from HOME, not {n}: a piece may enter "
+                    "HOME only on a card allowing a move of the exact number of spaces"
+                )
+            if kind == MOVE and not self._can_land(cj, nr):
+                return (
+                    f"the pawn on {where} would end on {t.square(cj, nr)}, where a "
+                    f"{t.name[cj]} pawn stands: pieces of the same colour may not occupy the "
+                    "same space"
+                )
+        if kind == SWAP:
+            where = square_name(move.b)
+            other = self._pawn_on(move.b)
+            if other is None:
+                return f"no pawn stands on {where} to change places with"
+            if other >> 2 in mine:
+                return f"the pawn on {where} is not an opponent's: an 11 changes places with one"
+            return None
+        if kind == SPLIT:
+            return self._why_not_split(move, pids[0], pids[1])
+        return None
+
+    def _why_not_split(self, move: SorryMove, p: int, q: int) -> str:
+        """Why a split 7 of pawns `p` (first) and `q`, each step fine alone, is refused."""
+        t = self.t
+        pos = self.pos
+        cp, cq = p >> 2, q >> 2
+        rp, rq = pos[p] + move.n, pos[q] + move.m
+        swapped = SorryMove(7, SPLIT, move.b, move.m, move.a, move.n)
+        other = f"; the other order, {swapped}, is legal" if swapped in self.legal_moves() else ""
+        ends = [self._slide_end(cp, rp), self._slide_end(cq, rq)]
+        if ends[0] < HOME and t.code[cp][ends[0] + 1] == t.code[cq][ends[1] + 1]:
+            return f"both pawns would end on {t.square(cp, ends[0])}{other}"
+        waits = ""
+        for pid, cj, r in ((p, cp, rp), (q, cq, rq)):
+            if r < TRACK:
+                o = self.occ[t.abs[cj][r]]
+            else:
+                o = next((x for x in range(cj << 2, (cj << 2) + 4) if pos[x] == r < HOME), -1)
+            if o < 0 or o >> 2 != cj:
+                continue
+            where = square_name(t.code[cj][pos[pid] + 1])
+            if o == q and pid == p:
+                waits = (
+                    f"the pawn on {where} would land on {t.square(cj, r)}, where the other pawn "
+                    f"stands until it moves{other}"
+                )
+            elif o not in (p, q):
+                return (
+                    f"the pawn on {where} would end on {t.square(cj, r)}, where a {t.name[cj]} "
+                    f"pawn stands: pieces of the same colour may not occupy the same space{other}"
+                )
+        return waits or (
+            f"the first part sends the other pawn back to START, so it cannot move on{other}"
+        )
+
+    def _slide_end(self, cj: int, r: int) -> int:
+        """Where a pawn of colour index `cj` landing on relative place `r` ends, slides included."""
+        if r >= TRACK:
+            return r
+        side = SLIDE_SIDE[self.t.abs[cj][r]]
+        return r + SLIDE_LEN[self.t.abs[cj][r]] if side >= 0 and side != self.t.colour[cj] else r
+
+    def _same_split(self, move: SorryMove) -> bool:
+        """The legal split `move` leaves both its pawns where their steps take them (slides
+        included): neither is sent back by the other, so its order makes no difference to what
+        a person means by the two steps."""
+        p, q = self._pawn_at(move.a), self._pawn_at(move.b)
+        after = self._pawns_after(move)
+        return after[p] == self._slide_end(p >> 2, self.pos[p] + move.n) and after[
+            q
+        ] == self._slide_end(q >> 2, self.pos[q] + move.m)
+
     def forced_move(self) -> Move:
         """A player out of time makes the first legal move that is not a forfeit (seed 003: a
         player MUST make any move directed by the cards if possible)."""
@@ -881,24 +1352,16 @@ class SorryState(State):
         return legal[0]
 
     def apply(self, move: Move | str) -> Move:
-        """As `State.apply`; a split 7 written in the other order is accepted when it ends the
-        same as the listed one, and `1 enter` / `2 enter` without a colour when only one fits."""
-        # The protocol's apply, inlined: it is the hot path of every playout and search.
-        if self.over:
-            raise IllegalMove("the game is over")
-        if move.__class__ is not SorryMove:
-            if isinstance(move, str):
-                move = self._resolve(move)
-            if isinstance(move, str):
-                move = parse_move(move)
+        """As `State.apply`, inlined: it is the hot path of every playout and search. Anything
+        but a legal move goes through `check`, the one gate."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._legal_moves()
-        if move not in legal:
-            raise IllegalMove(f"{move} is not legal now", legal)
+        if move.__class__ is not SorryMove or move not in legal:
+            move = self.check(move)
         self._legal = None
         self.history.append(move)
-        self._apply(move)
+        self._apply(move, legal)
         return move
 
     def legal_moves(self) -> list[Move]:
@@ -907,20 +1370,22 @@ class SorryState(State):
             legal = self._legal = self._legal_moves()
         return legal[:]
 
-    def _resolve(self, text: str) -> Move | str:
+    def _resolve_text(self, text: str) -> Move:
+        """The notation, read leniently where the position settles it: a split 7 written in the
+        other order when only that order is legal and it moves both pawns as their steps say (the
+        first part would land on the second pawn, or its slide send it back, before it moves),
+        and `1 enter` / `2 enter` without a colour when only one fits."""
         legal = self._legal if self._legal is not None else self.legal_moves()
         t = " ".join(text.strip().lower().split())
         if t in ("1 enter", "2 enter", "enter"):
             fits = [m for m in legal if isinstance(m, SorryMove) and m.kind == ENTER]
             if t != "enter":
                 fits = [m for m in fits if str(m).startswith(t)]
-            return fits[0] if len(fits) == 1 else text
-        try:
-            m = parse_move(text)
-        except IllegalMove:
-            return text
+            if len(fits) == 1:
+                return fits[0]
+        m = parse_move(text)
         if m.kind == SPLIT and m not in legal:
             other = SorryMove(7, SPLIT, m.b, m.m, m.a, m.n)
-            if other in legal:
+            if other in legal and self._same_split(other):
                 return other
         return m

@@ -12,7 +12,7 @@ The view shows every pawn and the card drawn; only the order of the pack is hidd
 outcome does not depend on it, so the bot judges moves on a state sampled from its view.
 `hint_policy` makes the same choice on a full state (a search bot's determinization), judging
 each move by where the pawns would stand after it, without copying the state.
-This file also registers Sorry!'s playout help for the search bots (`register_playout`).
+This file also holds Sorry!'s help for the search bots (`SEARCH`, named in the manifest).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, cast
 
-from parlour.bots.base import Bot, register_bot
-from parlour.bots.ismcts import register_playout
+from parlour.bots.base import Bot
+from parlour.bots.ismcts import SearchHelp
 from parlour.core import Move, State
 from parlour.core.rng import GameRng
 
@@ -93,12 +93,13 @@ class _Sides:
         self.teams = [(t.ctrl[ci], tuple(t.seat[cj] for cj in t.ctrl[ci])) for ci in firsts]
 
 
-# The number of players and the partnerships decide the sides: five kinds of game in all.
-_SIDES: dict[tuple[int, bool], _Sides] = {}
+# The number of players, the partnerships and the colours in play (in seat order) decide the
+# sides (`_Tables.seating`): a few dozen kinds of game in all.
+_SIDES: dict[str, _Sides] = {}
 
 
 def _sides(t: _Tables) -> _Sides:
-    key = (t.players, t.partnership)
+    key = t.seating
     got = _SIDES.get(key)
     if got is None:
         got = _SIDES[key] = _Sides(t)
@@ -253,14 +254,12 @@ def evaluate(state: State) -> list[float]:
     return [x / total for x in ex]
 
 
-register_bot("hint", SorryHintBot, game="sorry")
 # The other seats move as the hint bot would (`model`), in the tree and in the playout, and every
 # leaf is scored at the searcher's next turn (`settle`): after the others have answered its move
 # with the cards the determinization deals them. Every root move is tried on the same dealt futures
 # (`paired`): the learned chances differ between moves by a point or two, and common futures keep
 # the luck of the draw out of that comparison. Measured against three hint bots: see docs/bots.md.
-register_playout(
-    "sorry",
+SEARCH = SearchHelp(
     hint_policy,
     evaluate,
     depth=0,

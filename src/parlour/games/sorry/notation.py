@@ -20,12 +20,11 @@ hashing are by identity and a legal-move check costs a pointer comparison.
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from parlour.core import IllegalMove, Move
 
-from .board import LETTERS, START_BASE, TRACK, parse_square, square_name
+from .board import COLOURS, LETTERS, START_BASE, TRACK, parse_square, square_name
 from .cards import SORRY, card_token, parse_card
 
 __all__ = ["ENTER", "MOVE", "PASS", "SORRY_MOVE", "SPLIT", "SWAP", "SorryMove", "parse_move"]
@@ -86,6 +85,31 @@ class SorryMove(Move):
     def __str__(self) -> str:
         return self._text
 
+    def fields(self) -> dict[str, Any]:
+        """`{"kind": "move", "card": "10", "pawn": "r4", "steps": -1}`; a split names both pawns
+        (`pawn`/`steps`, `pawn2`/`steps2`), an 11's change `pawn` and `with`, a SORRY! the
+        `colour` entering and the `target` square."""
+        card = card_token(self.card) if self.card else None
+        kind, a, n, b, m = self.kind, self.a, self.n, self.b, self.m
+        if kind == PASS:
+            return {"kind": "pass", "card": card}
+        if kind == ENTER:
+            return {"kind": "enter", "card": card, "colour": COLOURS[a]}
+        if kind == MOVE:
+            return {"kind": "move", "card": card, "pawn": square_name(a), "steps": n}
+        if kind == SPLIT:
+            return {
+                "kind": "split",
+                "card": card,
+                "pawn": square_name(a),
+                "steps": n,
+                "pawn2": square_name(b),
+                "steps2": m,
+            }
+        if kind == SWAP:
+            return {"kind": "swap", "card": card, "pawn": square_name(a), "with": square_name(b)}
+        return {"kind": "sorry", "card": card, "colour": COLOURS[a], "target": square_name(b)}
+
 
 def _step_text(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
@@ -107,12 +131,6 @@ def _text(card: int, kind: int, a: int, n: int, b: int, m: int) -> str:
     return f"{c} {LETTERS[a]}>{square_name(b)}"
 
 
-_SQ = r"([rbyg](?:s[1-5]|1[0-5]|[1-9]))"
-_PART = re.compile(_SQ + r"(?:([+-])(\d+))?$")
-_SWAP = re.compile(_SQ + r"\s*<>\s*" + _SQ + "$")
-_SORRY = re.compile(r"([rbyg])\s*>\s*" + _SQ + "$")
-_ENTER = re.compile(r"enter\s+([rbyg])$")
-
 HELP = (
     "moves look like: 1 enter r · 5 b9 · 4 r3 · 10 rs2-1 · 7 r4+3 y12+4 · 11 r7<>b9 · "
     "S g>b9 · pass (pass 5 in the point-score game)"
@@ -123,11 +141,31 @@ def _bad(text: str, why: str) -> IllegalMove:
     return IllegalMove(f"{text!r} is not a Sorry! move: {why}; {HELP}")
 
 
-def _square(tok: str, text: str) -> int:
-    code = parse_square(tok)
-    if code is None or code >= START_BASE:
-        raise _bad(text, f"{tok!r} is not a square a pawn can move from")
-    return code
+def _square(tok: str) -> int | None:
+    """The code of a square a pawn can move from (track or safety zone), or None."""
+    code = parse_square(tok) if tok and not tok[0].isspace() else None
+    return code if code is not None and code < START_BASE else None
+
+
+def _part(tok: str) -> tuple[int, int | None] | None:
+    """`r4`, `ys2-1`, `r4+3`: the square and the signed step written (None if none), or None."""
+    cut = next((i for i, ch in enumerate(tok) if ch in "+-"), len(tok))
+    sq = _square(tok[:cut])
+    if sq is None:
+        return None
+    if cut == len(tok):
+        return sq, None
+    digits = tok[cut + 1 :]
+    if not digits.isdecimal():
+        return None
+    n = int(digits)
+    return sq, n if tok[cut] == "+" else -n
+
+
+def _pair(rest: str, sep: str) -> tuple[str, str] | None:
+    """`a<sep>b` (spaces allowed round `sep`) as its two sides, or None."""
+    left, found, right = rest.partition(sep)
+    return (left.strip(), right.strip()) if found else None
 
 
 def parse_move(text: str) -> SorryMove:
@@ -151,36 +189,35 @@ def parse_move(text: str) -> SorryMove:
     if not rest:
         raise _bad(text, "say which pawn the card moves")
     if card == SORRY:
-        mm = _SORRY.match(rest)
-        if not mm:
+        pair = _pair(rest, ">")
+        target = None if pair is None else _square(pair[1])
+        if pair is None or len(pair[0]) != 1 or pair[0] not in LETTERS or target is None:
             raise _bad(text, "a SORRY! names a START colour and a square, like 'S r>b9'")
-        return SorryMove(
-            card, SORRY_MOVE, LETTERS.index(mm.group(1)), 0, _square(mm.group(2), text)
-        )
-    mm = _ENTER.match(rest)
-    if mm:
+        return SorryMove(card, SORRY_MOVE, LETTERS.index(pair[0]), 0, target)
+    words = rest.split(" ")
+    if len(words) == 2 and words[0] == "enter" and len(words[1]) == 1 and words[1] in LETTERS:
         if card not in (1, 2):
             raise _bad(text, "only a 1 or a 2 starts a pawn")
-        return SorryMove(card, ENTER, LETTERS.index(mm.group(1)))
-    mm = _SWAP.match(rest)
-    if mm:
+        return SorryMove(card, ENTER, LETTERS.index(words[1]))
+    pair = _pair(rest, "<>")
+    if pair is not None and _square(pair[0]) is not None and _square(pair[1]) is not None:
         if card != 11:
             raise _bad(text, "only an 11 changes places")
-        a, b = _square(mm.group(1), text), _square(mm.group(2), text)
+        a, b = _square(pair[0]), _square(pair[1])
+        assert a is not None and b is not None
         if a >= TRACK or b >= TRACK:
             raise _bad(text, "places are changed only between pawns on the track")
         return SorryMove(card, SWAP, a, 0, b, 0)
-    parts = rest.split(" ")
+    parts = words
     if len(parts) > 2:
         raise _bad(text, "a move names at most two pawns")
     steps: list[tuple[int, int]] = []
     for part in parts:
-        mm = _PART.match(part)
-        if not mm:
+        got = _part(part)
+        if got is None:
             raise _bad(text, f"{part!r} is not a square like r4 or ys2 (with +N or -N)")
-        sq = _square(mm.group(1), text)
-        n = default_step(card) if mm.group(2) is None else int(mm.group(2) + mm.group(3))
-        steps.append((sq, n))
+        sq, step = got
+        steps.append((sq, default_step(card) if step is None else step))
     if len(steps) == 2:
         if card != 7:
             raise _bad(text, "only a 7 is split between two pawns")

@@ -9,15 +9,16 @@ round the edge, so every square name (`r4`, `b12`, …) can be read off the pict
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rich.markup import escape
 
 from .board import COLOURS, DIAMOND_NUMBER, EXIT_NUMBER, LETTERS, SLIDES, parse_square
 from .cards import CARD_TEXT, parse_card
+from .describe import describe_event
+from .events import view_events
 
-__all__ = ["describe_event", "render"]
+__all__ = ["render"]
 
 N = 16
 STYLE = {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green"}
@@ -127,7 +128,7 @@ def render(view: dict[str, Any], viewer: int | None = None, names: list[str] | N
         lines.append("Partnerships: red with yellow, blue with green.")
     discard = view.get("discard") or []
     top = f", last discard {discard[-1]}" if discard else ""
-    lines.append(f"Pack {view['pack']} cards{top}.")
+    lines.append(f"Pack {view['pack']} card{'' if view['pack'] == 1 else 's'}{top}.")
     if view.get("point_score"):
         sizes = view.get("hand_sizes", {})
         for colour, cards in (view.get("hands") or {}).items():
@@ -147,125 +148,8 @@ def render(view: dict[str, Any], viewer: int | None = None, names: list[str] | N
             again = " (second card of a 2)" if view.get("again") else ""
             line += f" — card [bold]{card}[/]{again}: {text}"
         lines.append(line)
-    events = view.get("events") or []
+    events = view_events(view)[-6:]
     if events:
-        lines.append("[dim]" + " · ".join(events[-6:]) + "[/]")
+        words = [escape(describe_event(ev, names)) for ev in events]
+        lines.append("[dim]" + " · ".join(words) + "[/]")
     return "\n".join(lines)
-
-
-# --- the log in words ------------------------------------------------------------------------
-
-_COLOUR_WORD = "(red|blue|yellow|green)"
-_MOVE_EVENT = re.compile(_COLOUR_WORD + r": (.+)$")
-_BUMP_EVENT = re.compile(_COLOUR_WORD + r" pawn on (\S+) sent back to START$")
-_SLIDE_EVENT = re.compile(_COLOUR_WORD + r" slid (\S+)→(\S+)$")
-_FORFEIT_EVENT = re.compile(_COLOUR_WORD + r" cannot use the (\S+): turn forfeited$")
-_DRAW_EVENT = re.compile(_COLOUR_WORD + r" drew a card$")
-_WIN_EVENT = re.compile(
-    r"((?:red|blue|yellow|green)(?: and (?:red|blue|yellow|green))*) brought "
-    r"every pawn HOME and won$"
-)
-_STEP = re.compile(r"([rbyg](?:s[1-5]|\d+))([+-]\d+)?$")
-
-
-def _player_of(colour: str, names: list[str]) -> int:
-    """The player who moves `colour`'s pawns, from the number of players alone.
-
-    3 and 4 players: the colours in seat order (red, blue, yellow, green). 2 players: red is the
-    first player and blue/green (only in play in the partnership game) the second; yellow is the
-    second player's in the regular game. (In a 2-player partnership game yellow is the first
-    player's: an event alone cannot tell the two games apart, so that one case names the second.)
-    """
-    k = COLOURS.index(colour)
-    if len(names) >= 3:
-        return k
-    return 0 if k == 0 else 1
-
-
-def _who(colour: str, names: list[str]) -> str:
-    p = _player_of(colour, names)
-    person = escape(names[p]) if 0 <= p < len(names) else f"Player {p + 1}"
-    return f"{person} ({_paint(colour, colour, bold=True)})"
-
-
-def _whose(colour: str, names: list[str]) -> str:
-    """`Ada's red` (a pawn's owner, for things that happen to a pawn)."""
-    p = _player_of(colour, names)
-    person = escape(names[p]) if 0 <= p < len(names) else f"Player {p + 1}"
-    return f"{person}'s {_paint(colour, colour, bold=True)}"
-
-
-def _card_words(token: str) -> str:
-    if token.upper() == "S":
-        return "SORRY!"
-    return f"an {token}" if token in ("8", "11") else f"a {token}"
-
-
-def _steps(token: str, card: str) -> str:
-    """'b9' → 'the pawn on b9 forward 5'; 'rs2-1' → 'the pawn on rs2 back 1'."""
-    mm = _STEP.match(token)
-    if not mm:
-        return escape(token)
-    square, step = mm.group(1), mm.group(2)
-    n = int(step) if step else (-4 if card == "4" else int(card) if card.isdigit() else 0)
-    way = f"forward {n}" if n >= 0 else f"back {-n}"
-    return f"the pawn on {square} {way}"
-
-
-def _move_words(text: str) -> str:
-    """The words of a move text (the notation of docs/sorry.md)."""
-    card, _, rest = text.partition(" ")
-    play = f"plays {_card_words(card)}"
-    enter = re.fullmatch(r"enter ([rbyg])", rest)
-    if enter:
-        colour = COLOURS[LETTERS.index(enter.group(1))]
-        square = f"{enter.group(1)}{EXIT_NUMBER}"
-        return f"{play}: a {colour} pawn leaves START for {square}"
-    swap = re.fullmatch(r"(\S+)<>(\S+)", rest)
-    if swap:
-        a, b = swap.group(1), swap.group(2)
-        return f"{play}: the pawn on {a} changes places with the pawn on {b}"
-    sorry = re.fullmatch(r"([rbyg])>(\S+)", rest)
-    if sorry:
-        colour = COLOURS[LETTERS.index(sorry.group(1))]
-        return (
-            f"plays [bold]SORRY![/]: a {colour} pawn leaves START for {sorry.group(2)}, "
-            "sending the pawn there back to its START"
-        )
-    parts = rest.split()
-    if len(parts) == 2:
-        return f"{play}, split: {_steps(parts[0], card)}, then {_steps(parts[1], card)}"
-    if len(parts) == 1:
-        return f"{play}: {_steps(parts[0], card)}"
-    return escape(text)
-
-
-def describe_event(event: Any, names: list[str]) -> str:
-    """One entry of the view's `events` in words, with the players' names (Rich markup).
-
-    `red: 2 enter r` → `Ada (red) plays a 2: a red pawn leaves START for r4`.
-    """
-    text = str(event)
-    mm = _MOVE_EVENT.match(text)
-    if mm:
-        return f"{_who(mm.group(1), names)} {_move_words(mm.group(2))}"
-    mm = _BUMP_EVENT.match(text)
-    if mm:
-        return f"{_whose(mm.group(1), names)} pawn on {mm.group(2)} goes back to START"
-    mm = _SLIDE_EVENT.match(text)
-    if mm:
-        return f"{_whose(mm.group(1), names)} pawn slides from {mm.group(2)} to {mm.group(3)}"
-    mm = _FORFEIT_EVENT.match(text)
-    if mm:
-        card = _card_words(mm.group(2))
-        return f"{_who(mm.group(1), names)} cannot use {card}: the turn is forfeited"
-    mm = _DRAW_EVENT.match(text)
-    if mm:
-        return f"{_who(mm.group(1), names)} draws a card"
-    mm = _WIN_EVENT.match(text)
-    if mm:
-        who = " and ".join(_who(c, names) for c in mm.group(1).split(" and "))
-        return f"[bold]{who} brought every pawn HOME and won[/]"
-    if text == "the discards were shuffled into a new pack":
-        return "The discards are shuffled into a new pack"
-    return escape(text)

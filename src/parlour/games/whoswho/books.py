@@ -23,26 +23,35 @@ caller nor the called player holds that card. Determinizations (`sample_state`, 
 respect all of that. They do not use the weaker hint that a caller holds some card of the number
 called.
 
-Starting from a chosen position::
-
-    game.new_game(seed, dealer=0, hands=[["3 money", ...], [...]], books=[[7], []], caller=1)
-
-`hands` (card texts) and `books` (numbers already laid down by each player) must together hold the
-whole pack once; `caller` is who calls first (default: the dealer's left). Complete books in the
-given hands are laid down at once, as at a deal.
+Starting from a chosen position is `from_position` (docs/whoswho.md, "Positions"): the hands, the
+books, whose call it is, a "Thank you" owed, what the table knows and the log of calls. The setup
+of earlier versions (`dealer`, `hands`, `books`, `caller`) is still read, so old records replay.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from copy import deepcopy
 from typing import Any
 
-from parlour.core import Game, IllegalMove, Move, Result, RulesError, State
-from parlour.core.match import MatchFormat
+from parlour.core import Game, Move, Result, RulesError, SetupError, State, to_wire
+from parlour.core.formats import MatchFormat
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import GameRng, fresh_seed
 
+from . import positions as read
 from .deck import DECK, NUMBERS, SUITS, Card, constrained_deal, parse_card, sort_cards
+from .events import (
+    BookLaid,
+    Called,
+    DealtAround,
+    GameOver,
+    PassedOver,
+    Returned,
+    Thanked,
+    typed_events,
+)
 from .notation import THANK, Ask, Thank, parse_books_move
 from .rules import BooksRules
 
@@ -51,8 +60,43 @@ __all__ = ["BooksGame", "BooksState"]
 _BY_NUMBER: dict[int, tuple[Card, ...]] = {n: tuple(Card(n, s) for s in SUITS) for n in NUMBERS}
 _DECK_INDEX = {c: i for i, c in enumerate(DECK)}
 
+# The events of the hot path, built once (`_CALLED` as they first happen).
+_SEATS = range(7)
+_THANKED: dict[tuple[int, int, Card], Thanked] = {}
+_CALLED: dict[tuple[int, int, Card, bool], Called] = {}
+_BOOK_LAID = {x: tuple(BookLaid(p, x) for p in _SEATS) for x in NUMBERS}
+_PASSED_OVER = tuple(PassedOver(p) for p in _SEATS)
 
-class BooksGame(Game["BooksState"]):
+#: The keys of a Game No. 2 position (docs/whoswho.md, "Positions").
+POSITION_KEYS = ("dealer", "to_play", "hands", "books", "pending", "holders", "known", "log")
+#: What earlier versions took as `new_game` setup (still read, so their records replay).
+_OLD_SETUP = ("dealer", "hands", "books", "caller")
+#: The entries of the log of calls: their kind and fields (seats, a card, a number, a flag).
+_LOG_FIELDS: dict[str, tuple[str, ...]] = {
+    "call": ("player", "target", "card", "given"),
+    "return": ("player", "to", "card"),
+    "thank": ("player",),
+    "book": ("player", "number"),
+}
+
+
+def _called(p: int, q: int, card: Card, given: bool) -> Called:
+    key = (p, q, card, given)
+    ev = _CALLED.get(key)
+    if ev is None:
+        ev = _CALLED[key] = Called(p, q, str(card), given)
+    return ev
+
+
+def _thanked(p: int, giver: int, card: Card) -> Thanked:
+    key = (p, giver, card)
+    ev = _THANKED.get(key)
+    if ev is None:
+        ev = _THANKED[key] = Thanked(p, giver, str(card))
+    return ev
+
+
+class BooksGame(Game[BooksRules, "BooksState"]):
     name = "whoswho-books"
     rules: BooksRules
 
@@ -63,35 +107,49 @@ class BooksGame(Game["BooksState"]):
         self.everyone = frozenset(range(players))
         self._asks = {(q, c): Ask(q, c) for q in range(players) for c in DECK}
 
-    def new_game(self, seed: int | None = None, **setup: Any) -> BooksState:
-        seed = fresh_seed() if seed is None else seed
-        unknown = set(setup) - {"dealer", "hands", "books", "caller"}
+    def new_game(
+        self, seed: int | None = None, position: Mapping[str, Any] | None = None, **setup: Any
+    ) -> BooksState:
+        """A new game: the pack dealt around from the seed by `dealer` (default the last player,
+        so player 0 calls first). `position` starts from a chosen position: `from_position`.
+
+        Earlier versions set positions up with `hands` and `books` (together the whole pack once;
+        complete books in the hands are laid down at once, as at a deal) and `caller` (who calls
+        first); that setup is still read, so their records replay."""
+        unknown = set(setup) - set(_OLD_SETUP)
         if unknown:
-            raise RulesError(
+            raise SetupError(
                 f"unknown setup {', '.join(sorted(unknown))}; "
-                "Game No. 2 takes dealer, hands, books, caller"
+                "Game No. 2 takes position (or dealer, hands, books, caller)"
             )
+        if position is not None:
+            if set(setup) - {"dealer"}:
+                raise SetupError("give hands, books and the caller inside the position")
+            if "dealer" in setup and "dealer" not in position:
+                position = {**position, "dealer": setup["dealer"]}
+            return self.from_position(position, seed)
+        seed = fresh_seed() if seed is None else seed
         n = self.players
         dealer = setup.get("dealer", n - 1)
-        if not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise RulesError(f"dealer must be a player from 0 to {n - 1}, not {dealer!r}")
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+            raise SetupError(f"dealer must be a player from 0 to {n - 1}, not {dealer!r}")
         st = BooksState(self, seed, dict(setup))
         st.dealer = dealer
         if setup.get("hands") is None:
             if setup.get("books"):
-                raise RulesError("books can only be set up together with hands")
+                raise SetupError("books can only be set up together with hands")
             pack = list(DECK)
             st.rng.shuffle(pack)
             # Seed 004: "The cards are all dealt around, as evenly as possible."
             for i, c in enumerate(pack):
                 st.hands[(dealer + 1 + i) % n].append(c)
         else:
-            st.hands, st.books = self._check_position(setup["hands"], setup.get("books"))
+            st.hands, st.books = self._check_pack(setup["hands"], setup.get("books"))
         st.hands = [sort_cards(h) for h in st.hands]
-        st.events.append(f"seat {dealer + 1} deals")
+        st.events.append(DealtAround(dealer))
         caller = setup.get("caller", (dealer + 1) % n)
-        if not isinstance(caller, int) or not 0 <= caller < n:
-            raise RulesError(f"caller must be a player from 0 to {n - 1}, not {caller!r}")
+        if not isinstance(caller, int) or isinstance(caller, bool) or not 0 <= caller < n:
+            raise SetupError(f"caller must be a player from 0 to {n - 1}, not {caller!r}")
         # Seed 004: "The players then examine their hands for complete books of four cards of the
         # same number, and lay them before them on the table."
         for p in range(n):
@@ -104,30 +162,58 @@ class BooksGame(Game["BooksState"]):
             st._finish()
         return st
 
-    def _check_position(self, hands: Any, books: Any) -> tuple[list[list[Card]], list[list[int]]]:
+    def _check_pack(self, hands: Any, books: Any) -> tuple[list[list[Card]], list[list[int]]]:
+        """Hands and books that hold the whole pack once."""
         n = self.players
-        if not isinstance(hands, list) or len(hands) != n:
-            raise RulesError(f"hands must be a list of {n} lists of cards")
-        try:
-            parsed = [[parse_card(t) for t in h] for h in hands]
-        except (IllegalMove, AttributeError, TypeError) as exc:
-            raise RulesError(f"hands: {exc}") from None
+        if not isinstance(hands, list | tuple) or len(hands) != n:
+            raise SetupError(f"hands must be a list of {n} lists of cards")
+        parsed = [read.card_list(h, f"hand {p}") for p, h in enumerate(hands)]
         made: list[list[int]] = [[] for _ in range(n)]
         if books is not None:
-            if not isinstance(books, list) or len(books) != n:
-                raise RulesError(f"books must be a list of {n} lists of numbers")
-            try:
-                made = [[int(b) for b in bs] for bs in books]
-            except (TypeError, ValueError):
-                raise RulesError("books must be lists of numbers from 3 to 15") from None
-            if any(b not in _BY_NUMBER for bs in made for b in bs):
-                raise RulesError("books must be lists of numbers from 3 to 15")
+            if not isinstance(books, list | tuple) or len(books) != n:
+                raise SetupError(f"books must be a list of {n} lists of numbers")
+            made = [read.number_list(bs, f"books of player {p}") for p, bs in enumerate(books)]
         flat = [c for h in parsed for c in h] + [
             c for bs in made for b in bs for c in _BY_NUMBER[b]
         ]
         if sorted(flat) != sorted(DECK):
-            raise RulesError("hands and books must hold every card of the pack exactly once")
+            missing = [str(c) for c in DECK if c not in flat]
+            twice = sorted({str(c) for c in flat if flat.count(c) > 1}, key=_deck_order)
+            raise SetupError(
+                "hands and books must hold every card of the pack exactly once"
+                + (f"; missing {', '.join(missing)}" if missing else "")
+                + (f"; twice {', '.join(twice)}" if twice else "")
+            )
         return parsed, made
+
+    def from_position(self, spec: Mapping[str, Any], seed: int | None = None) -> BooksState:
+        """A game from a chosen position (docs/whoswho.md, "Positions"); only `hands` is needed:
+
+            {"dealer": 2,
+             "to_play": 0,                          whose call it is (default: the first player
+                                                    from the dealer's left who holds cards)
+             "hands": [["3 money", ...], ...],      every player's cards
+             "books": [[7], [], []],                the numbers each player has laid down
+             "pending": {"caller": 0, "giver": 1, "card": "4 brains"},
+                                                    a card given, "Thank you" not yet said
+             "holders": {"4 brains": [0], "9 sport": [1, 2]},
+                                                    who may still hold a card the table has
+                                                    learnt about (from calls and gifts)
+             "known": [["4 brains"], [], []],       cards the table knows to be in each hand
+                                                    (the one-player entries of holders)
+             "log": [{"kind": "call", "player": 0, "target": 1, "card": "4 brains",
+                      "given": true}, ...]}         the calls, returns, thanks and books so far
+
+        Hands and books together hold the pack exactly once; nobody holds a complete book (it is
+        laid down at once) but a caller who owes "Thank you" for its fourth card. `position()`
+        gives every key, and `from_position(s.position())` shows the same views (but the events)
+        and legal moves as `s`. A bad position raises `SetupError`.
+        """
+        pos = read.spec_mapping(spec, "Who's Who Game No. 2")
+        seed = fresh_seed() if seed is None else seed
+        st = BooksState(self, seed, {"position": deepcopy(dict(pos))})
+        st._set_position(pos)
+        return st
 
     def parse_move(self, text: str) -> Move:
         return parse_books_move(text, self.players)
@@ -139,6 +225,12 @@ class BooksGame(Game["BooksState"]):
         st = BooksState(self, int(data["seed"]), dict(data.get("setup") or {}))
         st.rng = GameRng.from_jsonable(data["rng"])
         st.history = [self.parse_move(t) for t in data["history"]]
+        if any(isinstance(e, str) for e in data["events"]):
+            # saved before events were typed: the record in the save replays the same game
+            again = self.new_game(st.seed, **st.setup)
+            for move in st.history:
+                again.apply(move)
+            return again
         st._load_public(data)
         st.hands = [[parse_card(t) for t in h] for h in data["hands"]]
         return st
@@ -164,6 +256,10 @@ class BooksGame(Game["BooksState"]):
         return st
 
 
+def _deck_order(text: str) -> int:
+    return _DECK_INDEX[parse_card(text)]
+
+
 _REDEALS = 20  # fresh deals tried before a redraw gives up
 
 
@@ -187,7 +283,7 @@ class BooksState(State):
         # Public knowledge: for each card the table has learnt about, who may still hold it.
         self.holders: dict[Card, frozenset[int]] = {}
         self.log: list[dict[str, Any]] = []
-        self.events: list[str] = []
+        self.events: list[Any] = []  # typed events (.events)
 
     # --- the protocol -------------------------------------------------------------------------
     @property
@@ -229,13 +325,44 @@ class BooksState(State):
             for c in wanted
         ]
 
+    def why_illegal(self, move: Move) -> str | None:
+        """The rule that refuses `move` now, in words: "you must say thank you first", "you may
+        call only for a number you hold: you hold no 7s", "you cannot call on yourself", ..."""
+        if self.over:
+            return None
+        p = self.turn
+        if isinstance(move, Thank):
+            return "no card has just been given to you: there is nobody to thank"
+        if not isinstance(move, Ask):
+            return None
+        if self.pending is not None and not self.game.rules.success_keeps_turn:
+            # with the call passing on after each card there is no next call to forget it before
+            return f"you must say thank you first for {self.pending[1]}"
+        card, q = move.card, move.target
+        if q == p:
+            # Seed 004: "calls upon any other player for a card that he needs".
+            return "you cannot call on yourself"
+        if card in self.hands[p]:
+            return f"you hold {card} yourself"
+        if any(card.number in bs for bs in self.books):
+            return f"the book of {card.number}s is already laid down"
+        if self.game.rules.caller_must_hold and not any(
+            c.number == card.number for c in self.hands[p]
+        ):
+            # RULES-NOTES: "a caller must hold a card of the number called".
+            return f"you may call only for a number you hold: you hold no {card.number}s"
+        if not self.hands[q]:
+            return f"the player in seat {q + 1} has no cards left"
+        return None
+
     def _apply(self, move: Move) -> None:
         p = self.turn
         if isinstance(move, Thank):
             assert self.pending is not None
+            giver, card = self.pending
             self.pending = None
             self.log.append({"kind": "thank", "player": p})
-            self.events.append(f"seat {p + 1}: thank you")
+            self.events.append(_thanked(p, giver, card))
             self._kept(p)
             return
         assert isinstance(move, Ask)
@@ -246,14 +373,10 @@ class BooksState(State):
             self.hands[giver] = sort_cards([*self.hands[giver], card])
             self.holders[card] = frozenset((giver,))
             self.log.append({"kind": "return", "player": p, "to": giver, "card": str(card)})
-            self.events.append(
-                f"seat {p + 1} called again without saying thank you: {card} goes back to "
-                f"seat {giver + 1}, who calls next"
-            )
+            self.events.append(Returned(p, giver, str(card)))
             self.turn = giver
             return
         q, card = move.target, move.card
-        self.events.append(f"seat {p + 1} calls on seat {q + 1} for {card}")
         if card in self.hands[q]:
             self.hands[q].remove(card)
             self.hands[p] = sort_cards([*self.hands[p], card])
@@ -261,7 +384,7 @@ class BooksState(State):
             self.log.append(
                 {"kind": "call", "player": p, "target": q, "card": str(card), "given": True}
             )
-            self.events.append(f"seat {q + 1} gives {card} to seat {p + 1}")
+            self.events.append(_called(p, q, card, True))
             if self.game.rules.thank_you:
                 self.pending = (q, card)
             else:
@@ -273,7 +396,7 @@ class BooksState(State):
         )
         # Seed 004: "When a player fails to get the card called for, the turn to call goes to the
         # player he last called on."
-        self.events.append(f"seat {q + 1} has no {card}: the call goes to seat {q + 1}")
+        self.events.append(_called(p, q, card, False))
         self.turn = q
 
     def _kept(self, p: int) -> None:
@@ -293,13 +416,13 @@ class BooksState(State):
                 for c in _BY_NUMBER[number]:
                     self.holders.pop(c, None)
                 self.log.append({"kind": "book", "player": p, "number": number})
-                self.events.append(f"seat {p + 1} lays down the book of {number}s")
+                self.events.append(_BOOK_LAID[number][p])
 
     def _pass_on(self, p: int) -> None:
         """The call goes to the next player to the left who still has cards."""
         n = self.game.players
         if not self.hands[p]:
-            self.events.append(f"seat {p + 1} has no cards left and is passed over")
+            self.events.append(_PASSED_OVER[p])
         for step in range(1, n + 1):
             q = (p + step) % n
             if self.hands[q]:
@@ -313,11 +436,7 @@ class BooksState(State):
     def _finish(self) -> None:
         self.over = True
         res = self.result()
-        who = " and ".join(f"seat {w + 1}" for w in res.winners)
-        self.events.append(
-            f"game over: {who} {'win' if len(res.winners) > 1 else 'wins'} "
-            f"with {res.points[res.winners[0]]} books"
-        )
+        self.events.append(GameOver(res.winners, res.points, "book"))
 
     def result(self) -> Result:
         if not self.over:
@@ -346,31 +465,173 @@ class BooksState(State):
             for c in sorted(self.holders, key=_DECK_INDEX.__getitem__)
         }
 
+    def _pending_json(self) -> dict[str, Any] | None:
+        if self.pending is None:
+            return None
+        return {"caller": self.turn, "giver": self.pending[0], "card": str(self.pending[1])}
+
     def view(self, player: int | None) -> dict[str, Any]:
-        g = self.game
-        v: dict[str, Any] = {
-            "game": g.name,
-            "players": g.players,
-            "viewer": player,
-            "to_play": self.to_play,
-            "is_over": self.over,
-            "dealer": self.dealer,
-            "hand_counts": [len(h) for h in self.hands],
-            "books": [list(b) for b in self.books],
-            "book_counts": [len(b) for b in self.books],
-            "pending": None
-            if self.pending is None
-            else {"caller": self.turn, "giver": self.pending[0], "card": str(self.pending[1])},
-            "holders": self._holders_json(),
-            "known": [[str(c) for c in k] for k in self.known()],
-            "log": [dict(e) for e in self.log],
-            "events": list(self.events),
-        }
+        v = self._envelope(player, [len(h) for h in self.hands])
+        v["events"] = self.events[:]
+        v["dealer"] = self.dealer
+        v["books"] = [list(b) for b in self.books]
+        v["book_counts"] = [len(b) for b in self.books]
+        v["pending"] = self._pending_json()
+        v["holders"] = self._holders_json()
+        v["known"] = [[str(c) for c in k] for k in self.known()]
+        v["log"] = [dict(e) for e in self.log]
         if player is not None:
             v["hand"] = [str(c) for c in self.hands[player]]
         if self.over:
             v["result"] = self.result().to_dict()
         return v
+
+    def position(self) -> dict[str, Any]:
+        """Everything `from_position` needs to set this situation up again (hidden cards too)."""
+        return {
+            "dealer": self.dealer,
+            "to_play": self.to_play,
+            "hands": [[str(c) for c in h] for h in self.hands],
+            "books": [list(b) for b in self.books],
+            "pending": self._pending_json(),
+            "holders": self._holders_json(),
+            "known": [[str(c) for c in k] for k in self.known()],
+            "log": [dict(e) for e in self.log],
+        }
+
+    def _set_position(self, pos: Mapping[str, Any]) -> None:
+        g = self.game
+        n = g.players
+        read.check_keys(pos, POSITION_KEYS)
+        if "hands" not in pos:
+            raise SetupError("position: 'hands' is needed, one list of cards per player")
+        hands, books = g._check_pack(pos["hands"], pos.get("books"))
+        hands = [sort_cards(h) for h in hands]
+        dealer = read.seat(pos.get("dealer", n - 1), "dealer", n)
+        over = sum(len(b) for b in books) == len(NUMBERS)
+        if over:
+            turn = 0
+            if pos.get("to_play") is not None:
+                raise SetupError("position: every book is made, so nobody is to play (null)")
+        elif pos.get("to_play") is None:
+            turn = next(q for s in range(1, n + 1) if hands[q := (dealer + s) % n])
+        else:
+            turn = read.seat(pos["to_play"], "to_play", n)
+            if not hands[turn]:
+                raise SetupError(f"position: player {turn} has no cards, so cannot call")
+        pending = self._read_pending(pos.get("pending"), turn, hands)
+        for p, hand in enumerate(hands):
+            for number, k in Counter(c.number for c in hand).items():
+                if k == 4 and (pending is None or (p, number) != (turn, pending[1].number)):
+                    raise SetupError(
+                        f"position: player {p} holds all four {number}s: a complete book is "
+                        f"laid down at once (put {number} in their books)"
+                    )
+        holders = self._read_holders(pos.get("holders", {}), hands, books)
+        raw_known = pos.get("known")
+        if raw_known is not None:
+            if not isinstance(raw_known, list | tuple) or len(raw_known) != n:
+                raise SetupError(f"position: known is {n} lists of cards, one per player")
+            known = [read.card_list(k, f"known of player {p}") for p, k in enumerate(raw_known)]
+            for p, cards in enumerate(known):
+                for c in cards:
+                    if c not in hands[p]:
+                        raise SetupError(f"position: player {p} is known to hold {c}, but does not")
+                    if holders.setdefault(c, frozenset((p,))) != frozenset((p,)):
+                        raise SetupError(f"position: holders and known disagree about {c}")
+            for c, who in holders.items():
+                if len(who) == 1 and c not in known[next(iter(who))]:
+                    raise SetupError(f"position: holders says {c} is known; known leaves it out")
+        if pending is not None and holders.setdefault(pending[1], frozenset((turn,))) != {turn}:
+            raise SetupError(
+                f"position: {pending[1]} was given to player {turn} in front of everyone: "
+                f"holders says [{turn}]"
+            )
+        self.dealer, self.turn, self.over = dealer, turn, over
+        self.hands, self.books = hands, books
+        self.pending, self.holders = pending, holders
+        self.log = self._read_log(pos.get("log", []))
+
+    def _read_pending(
+        self, value: Any, caller: int, hands: list[list[Card]]
+    ) -> tuple[int, Card] | None:
+        if value is None:
+            return None
+        n = self.game.players
+        if not self.game.rules.thank_you:
+            raise SetupError("position: with thank_you off no 'Thank you' is ever owed (pending)")
+        if not isinstance(value, Mapping) or not {"giver", "card"} <= set(value) <= {
+            "caller",
+            "giver",
+            "card",
+        }:
+            raise SetupError("position: pending is {'caller', 'giver', 'card'} or null")
+        if value.get("caller", caller) != caller:
+            raise SetupError(
+                f"position: the caller who owes 'Thank you' is the player to play, {caller}"
+            )
+        giver = read.seat(value["giver"], "pending giver", n)
+        card = read.card(value["card"], "pending card")
+        if giver == caller:
+            raise SetupError("position: nobody gives a card to themselves (pending giver)")
+        if card not in hands[caller]:
+            raise SetupError(f"position: player {caller} was given {card}, so holds it")
+        return giver, card
+
+    def _read_holders(
+        self, value: Any, hands: list[list[Card]], books: list[list[int]]
+    ) -> dict[Card, frozenset[int]]:
+        n = self.game.players
+        if not isinstance(value, Mapping):
+            raise SetupError("position: holders maps cards to the players who may hold them")
+        booked = {b for bs in books for b in bs}
+        out: dict[Card, frozenset[int]] = {}
+        for text, who in value.items():
+            c = read.card(text, "holders")
+            if (
+                not isinstance(who, list | tuple)
+                or not who
+                or len(set(who)) != len(who)
+                or any(not isinstance(q, int) or isinstance(q, bool) or not 0 <= q < n for q in who)
+            ):
+                raise SetupError(f"position: holders of {c} is a list of players, 0 to {n - 1}")
+            if c.number in booked:
+                raise SetupError(f"position: {c} is in a book on the table, not in a hand")
+            holder = next(p for p in range(n) if c in hands[p])
+            if holder not in who:
+                raise SetupError(
+                    f"position: holders says {c} is with {sorted(who)}, but player {holder} "
+                    "holds it"
+                )
+            out[c] = frozenset(who)
+        return out
+
+    def _read_log(self, value: Any) -> list[dict[str, Any]]:
+        n = self.game.players
+        if not isinstance(value, list | tuple):
+            raise SetupError("position: log is a list of the calls, returns, thanks and books")
+        out = []
+        for i, e in enumerate(value):
+            fields = _LOG_FIELDS.get(str(e.get("kind"))) if isinstance(e, Mapping) else None
+            if fields is None or set(e) != {"kind", *fields}:
+                shapes = "; ".join(f"{k}: {', '.join(f)}" for k, f in _LOG_FIELDS.items())
+                raise SetupError(f"position: log entry {i} is one of {shapes}")
+            what = f"log entry {i}"
+            entry: dict[str, Any] = {"kind": e["kind"]}
+            for f in fields:
+                x = e[f]
+                if f == "card":
+                    x = str(read.card(x, what))
+                elif f == "number":
+                    x = read.number_list([x], what)[0]
+                elif f == "given":
+                    if not isinstance(x, bool):
+                        raise SetupError(f"position: {what}: given is true or false")
+                else:
+                    x = read.seat(x, f"{what}'s {f}", n)
+                entry[f] = x
+            out.append(entry)
+        return out
 
     def _load_public(self, d: dict[str, Any]) -> None:
         self.dealer = d["dealer"]
@@ -381,7 +642,7 @@ class BooksState(State):
         self.pending = None if pend is None else (pend["giver"], parse_card(pend["card"]))
         self.holders = {parse_card(t): frozenset(who) for t, who in d["holders"].items()}
         self.log = [dict(e) for e in d["log"]]
-        self.events = list(d["events"])
+        self.events = typed_events(d["events"])
 
     def to_dict(self) -> dict[str, Any]:
         g = self.game
@@ -397,12 +658,10 @@ class BooksState(State):
             "to_play": self.to_play,
             "dealer": self.dealer,
             "books": [list(b) for b in self.books],
-            "pending": None
-            if self.pending is None
-            else {"caller": self.turn, "giver": self.pending[0], "card": str(self.pending[1])},
+            "pending": self._pending_json(),
             "holders": self._holders_json(),
             "log": [dict(e) for e in self.log],
-            "events": list(self.events),
+            "events": [to_wire(e) for e in self.events],
             "hands": [[str(c) for c in h] for h in self.hands],
         }
 

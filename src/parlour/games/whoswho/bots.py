@@ -8,7 +8,7 @@ Game No. 2: always say "Thank you"; call for the number it holds most of, from a
 knows to hold the card if there is one, else from the player with the most cards who may hold it.
 
 For the search bots, Game No. 2 registers a playout policy that never forgets "Thank you" and an
-evaluation of unfinished games (`register_playout`), so playouts stay short.
+evaluation of unfinished games (`books_playout`, `books_evaluate`), so playouts stay short.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.bots.base import Bot, register_bot
+from parlour.bots.base import Bot
 from parlour.core import Move, State
 
 from .deck import Card, parse_card
@@ -94,10 +94,6 @@ class BooksGreedyBot(Bot):
         return self.rng.choice([m for m in asks if score(m) == best])
 
 
-register_bot("greedy", TricksGreedyBot, game="whoswho-tricks")
-register_bot("greedy", BooksGreedyBot, game="whoswho-books")
-
-
 # --- help for search bots (ISMCTS playouts on sampled full states) ------------------------------
 def books_playout(state: State, rng: random.Random) -> Move:
     """Random calls, but never forgetting "Thank you": uniformly random play forgets it nearly every
@@ -123,11 +119,3 @@ def books_evaluate(state: State) -> Sequence[float]:
     if total <= 0:
         return [1.0 / len(values)] * len(values)
     return [v / total for v in values]
-
-
-try:  # the search bot may not be installed in every checkout; the games work without it
-    from parlour.bots.ismcts import register_playout
-except ImportError:  # pragma: no cover
-    pass
-else:
-    register_playout("whoswho-books", books_playout, books_evaluate, depth=40)

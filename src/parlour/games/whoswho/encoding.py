@@ -23,7 +23,7 @@ from parlour.core import Game, Move
 from .deck import DECK, SUITS, parse_card
 from .notation import THANK, Ask, Play, Prefer
 
-__all__ = ["ENCODINGS", "BooksEncoding", "TricksEncoding"]
+__all__ = ["BooksEncoding", "TricksEncoding"]
 
 _CARD_INDEX = {str(c): i for i, c in enumerate(DECK)}
 _PHASES = ("prefer", "play", "over")
@@ -42,7 +42,7 @@ class TricksEncoding(TableEncoding):
         "`play <card>` for the 52 cards in DECK order (4..55)."
     )
 
-    def __init__(self, game: Game[Any]) -> None:
+    def __init__(self, game: Game[Any, Any]) -> None:
         n = game.players
         moves: list[Move] = [Prefer(s) for s in SUITS] + [Play(c) for c in DECK]
         total = float(52 * getattr(game, "total_deals", 1))
@@ -115,7 +115,7 @@ class BooksEncoding(TableEncoding):
         "from 0, card in DECK order; asking oneself is never legal), then `thank` last."
     )
 
-    def __init__(self, game: Game[Any]) -> None:
+    def __init__(self, game: Game[Any, Any]) -> None:
         n = game.players
         moves: list[Move] = [Ask(q, c) for q in range(n) for c in DECK] + [THANK]
         fields = [
@@ -172,6 +172,3 @@ class BooksEncoding(TableEncoding):
             parts["hand_counts"][k] = view["hand_counts"][q]
             parts["book_counts"][k] = view["book_counts"][q]
         parts["is_over"][0] = float(view["is_over"])
-
-
-ENCODINGS = {"whoswho-tricks": TricksEncoding, "whoswho-books": BooksEncoding}

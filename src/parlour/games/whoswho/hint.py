@@ -16,7 +16,7 @@ Game No. 1 — remember the calls and lead the Preference suit wisely:
 The rules are one function over plain data, `hint_choice`: the bot calls it from its view, and
 `hint_policy` from a full state (a search bot's determinization), reading only what the mover may
 know but without building a view — the search bots' model of the other seats and their playouts.
-Both files' games also get playout help for the search bots (`register_playout`).
+Both games' help for the search bots is here too (`TRICKS_SEARCH`, `BOOKS_SEARCH`).
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ import random
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
-from parlour.bots.base import Bot, register_bot
-from parlour.bots.ismcts import register_playout
+from parlour.bots.base import Bot
+from parlour.bots.ismcts import SearchHelp
 from parlour.core import Move, State
 
-from .bots import BooksGreedyBot
+from .bots import BooksGreedyBot, books_evaluate, books_playout
 from .deck import DECK, NUMBERS, SUITS, Card, parse_card
 from .notation import Play, Prefer
 from .tricks import TricksState, winning_play
@@ -293,13 +293,10 @@ def _tricks_evaluate(state: State) -> list[float]:
     return [x / total for x in w]
 
 
-register_bot("hint", TricksHintBot, game="whoswho-tricks")
-register_bot("hint", BooksHintBot, game="whoswho-books")
 # c=0.3: a trick moves the win estimate by only a few points, so the default 0.7 spreads the
 # visits evenly. Measured against three hint bots: 34% over 100 games and 28.9% over 300 (the
 # strength benchmark) at 0.3; 28-31% over 60-100 games at 0.7 — no clear difference either way.
-register_playout(
-    "whoswho-tricks",
+TRICKS_SEARCH = SearchHelp(
     hint_policy,
     _tricks_evaluate,
     pool=200,
@@ -308,3 +305,5 @@ register_playout(
     model=hint_policy,
     likely=named_as_hint,
 )
+# Game No. 2: random calls that never forget "Thank you", and books made as the evaluation.
+BOOKS_SEARCH = SearchHelp(books_playout, books_evaluate, depth=40)

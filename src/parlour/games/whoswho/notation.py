@@ -12,13 +12,16 @@ Game No. 2 (books)::
     thank                     say "Thank you" for a card just given
 
 Seats in the notation count from 1, as the table names them (Player 1, Player 2, ...); inside a
-`Move` they are indexes from 0. Input is lenient: capitals, commas and number words are fine
-(`Ask 2 for Four, yellow`), colours stand for suits, and a bare card is a play in Game No. 1.
+`Move` and its `fields()` (`{"kind": "ask", "target": 1, "card": "4 money", "number": 4,
+"suit": "money"}`) they are indexes from 0. Input is lenient: capitals, commas and number words
+are fine (`Ask 2 for Four, yellow`), colours stand for suits, and a bare card is a play in Game
+No. 1.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from parlour.core import IllegalMove, Move
 
@@ -42,6 +45,9 @@ class Prefer(Move):
     def __str__(self) -> str:
         return f"prefer {self.suit}"
 
+    def fields(self) -> dict[str, Any]:
+        return {"kind": "prefer", "suit": self.suit}
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Play(Move):
@@ -49,6 +55,10 @@ class Play(Move):
 
     def __str__(self) -> str:
         return f"play {self.card.number} {self.card.suit}"
+
+    def fields(self) -> dict[str, Any]:
+        c = self.card
+        return {"kind": "play", "card": str(c), "number": c.number, "suit": c.suit}
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -59,11 +69,24 @@ class Ask(Move):
     def __str__(self) -> str:
         return f"ask {self.target + 1} for {self.card.number} {self.card.suit}"
 
+    def fields(self) -> dict[str, Any]:
+        c = self.card
+        return {
+            "kind": "ask",
+            "target": self.target,
+            "card": str(c),
+            "number": c.number,
+            "suit": c.suit,
+        }
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Thank(Move):
     def __str__(self) -> str:
         return "thank"
+
+    def fields(self) -> dict[str, Any]:
+        return {"kind": "thank"}
 
 
 THANK = Thank()

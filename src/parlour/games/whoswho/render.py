@@ -2,19 +2,22 @@
 
 Both games share it: the view's `game` key says which one. Cards are shown in their suit's colour
 (Money yellow, as on the sheet; Society red, Brains blue, Sport green, our choice) with the suit
-written out for colour-blind players, and the character's invented name beside it.
+written out for colour-blind players, and the character's invented name beside it. Events are put
+into words by `describe`, for every edge alike.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rich.markup import escape
 
-from .deck import COLOURS, NAMES, SUITS, parse_card
+from parlour.core.events import counted
 
-__all__ = ["describe_card", "describe_event", "render"]
+from .deck import COLOURS, NAMES, SUITS, parse_card
+from .describe import name_of, who_won
+
+__all__ = ["describe_card", "render"]
 
 _STYLE = {
     "money": "bold yellow",
@@ -22,7 +25,6 @@ _STYLE = {
     "brains": "bold blue",
     "sport": "bold green",
 }
-_SEAT = re.compile(r"\bseat (\d+)\b")
 
 
 def describe_card(text: str, with_name: bool = False) -> str:
@@ -35,12 +37,7 @@ def describe_card(text: str, with_name: bool = False) -> str:
 
 
 def _name(names: list[str], i: int) -> str:
-    return escape(names[i]) if 0 <= i < len(names) else f"Player {i + 1}"
-
-
-def describe_event(text: str, names: list[str]) -> str:
-    """An event with each `seat N` replaced by that player's name."""
-    return _SEAT.sub(lambda m: _name(names, int(m.group(1)) - 1), escape(text))
+    return escape(name_of(names, i))
 
 
 def _suit(suit: str) -> str:
@@ -73,7 +70,7 @@ def _render_tricks(view: dict[str, Any], viewer: int | None, names: list[str]) -
     lines.append("[bold]Players[/] (tricks this deal / points):")
     for i in range(n):
         lines.append(
-            f"  {_seat_label(view, viewer, names, i)}: {view['hand_counts'][i]} cards, "
+            f"  {_seat_label(view, viewer, names, i)}: {counted(view['hand_counts'][i], 'card')}, "
             f"{view['won'][i]} / {view['scores'][i]}"
         )
     if view["teams"]:
@@ -94,9 +91,7 @@ def _render_tricks(view: dict[str, Any], viewer: int | None, names: list[str]) -
         shown = "  ".join(describe_card(c, with_name=True) for c in hand) if hand else "(empty)"
         lines.append(f"[bold]Your hand:[/] {shown}")
     if view["is_over"]:
-        res = view["result"]
-        who = " and ".join(_name(names, w) for w in res["winners"])
-        lines.append(f"[bold]Game over[/]: {who} — {escape(res['reason'])}")
+        lines.append(_game_over(view, names))
     return "\n".join(lines)
 
 
@@ -118,7 +113,9 @@ def _render_books(view: dict[str, Any], viewer: int | None, names: list[str]) ->
     pend = view["pending"]
     if pend:
         lines.append(
-            f"[bold]{_name(names, pend['caller'])}[/] was given {describe_card(pend['card'])} by "
+            f"[bold]{_name(names, pend['caller'])}[/] "
+            f"{'were' if _name(names, pend['caller']) == 'You' else 'was'} given "
+            f"{describe_card(pend['card'])} by "
             f"{_name(names, pend['giver'])}: say [bold]thank[/] before calling again"
         )
     if viewer is not None and "hand" in view:
@@ -132,11 +129,20 @@ def _render_books(view: dict[str, Any], viewer: int | None, names: list[str]) ->
             parts.append(f"{number}: " + " ".join(f"[{_STYLE[s]}]{s}[/]" for s in suits))
         lines.append("[bold]Your hand:[/] " + (" | ".join(parts) if parts else "(empty)"))
     if view["is_over"]:
-        res = view["result"]
-        who = " and ".join(_name(names, w) for w in res["winners"])
-        lines.append(f"[bold]Game over[/]: {who} — {escape(res['reason'])}")
+        lines.append(_game_over(view, names))
     elif view["to_play"] == viewer and viewer is not None:
         lines.append(
             "Call with [bold]ask SEAT for NUMBER SUIT[/] (or a colour), e.g. ask 2 for 4 yellow"
         )
     return "\n".join(lines)
+
+
+def _game_over(view: dict[str, Any], names: list[str]) -> str:
+    """The end in words: who won with how much (from the `game_over` event), and why."""
+    res = view["result"]
+    over = [e for e in view["events"] if e.kind == "game_over"]
+    if over:
+        said = who_won(over[-1], names)
+    else:  # a game set up from a finished position has no events
+        said = " and ".join(name_of(names, w) for w in res["winners"])
+    return f"[bold]Game over[/]: {escape(said)} — {escape(res['reason'])}"

@@ -6,28 +6,26 @@ left (the rest laid aside, unseen), the player left of the dealer names the Pref
 looking at the hand, then five tricks led first by the player left of the dealer; one point per
 trick.
 
-Starting from a chosen position (tests, puzzles, teaching)::
-
-    game.new_game(seed, dealer=1, hands=[["3 money", ...], ["15 sport", ...]],
-                  preference="society", scores=[2, 1])
-
-`hands` (card texts, equal lengths, at most `hand_size`) replace the first deal, and the cards left
-over are laid aside in an order drawn from the seed; `preference` skips the naming; `scores` are the
-points already won. Later deals are dealt from the seed as usual. All of it is kept in `setup`, so
-the record replays.
+Starting from a chosen position (tests, puzzles, teaching) is `from_position` (docs/whoswho.md,
+"Positions"): every hand, the stock, the phase, the trick so far, the finished tricks of the deal,
+the points and the log of earlier deals. Later deals are dealt from the seed as usual. The setup of
+earlier versions (`dealer`, `hands`, `preference`, `scores`) is still read, so old records replay.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from copy import deepcopy
 from typing import Any
 
-from parlour.core import Game, IllegalMove, Move, Result, RulesError, State
-from parlour.core.match import MatchFormat
+from parlour.core import Game, Move, Result, RulesError, SetupError, State, to_wire
+from parlour.core.formats import MatchFormat
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import GameRng, fresh_seed
 
+from . import positions as read
 from .deck import DECK, SUITS, Card, constrained_deal, parse_card, sort_cards
+from .events import DealOver, Dealt, GameOver, Played, Preferred, TrickWon, typed_events
 from .notation import Play, Prefer, parse_tricks_move
 from .rules import TricksRules, deals_each
 
@@ -35,6 +33,30 @@ __all__ = ["TricksGame", "TricksState", "trick_winner", "winning_play"]
 
 _PREFER_MOVES = {s: Prefer(s) for s in SUITS}
 _PLAY_MOVES = {c: Play(c) for c in DECK}
+# The events of the hot path, built once: `_PLAYED[card][player]`, `_TAKEN[card][player]`, ...
+_SEATS = range(7)
+_PLAYED = {c: tuple(Played(p, str(c)) for p in _SEATS) for c in DECK}
+_TAKEN = {c: tuple(TrickWon(p, str(c)) for p in _SEATS) for c in DECK}
+_PREFERRED = {s: tuple(Preferred(p, s) for p in _SEATS) for s in SUITS}
+
+#: The keys of a Game No. 1 position (docs/whoswho.md, "Positions").
+POSITION_KEYS = (
+    "phase",
+    "dealer",
+    "deals_done",
+    "namer",
+    "preference",
+    "leader",
+    "trick",
+    "tricks",
+    "hands",
+    "stock",
+    "won",
+    "scores",
+    "deal_log",
+)
+#: What earlier versions took as `new_game` setup (still read, so their records replay).
+_OLD_SETUP = ("dealer", "hands", "preference", "scores")
 
 
 def winning_play(plays: Sequence[tuple[int, Card]], preference: str | None) -> tuple[int, Card]:
@@ -57,7 +79,7 @@ def trick_winner(plays: Sequence[tuple[int, Card]], preference: str | None) -> i
     return winning_play(plays, preference)[0]
 
 
-class TricksGame(Game["TricksState"]):
+class TricksGame(Game[TricksRules, "TricksState"]):
     name = "whoswho-tricks"
     rules: TricksRules
 
@@ -79,25 +101,38 @@ class TricksGame(Game["TricksState"]):
         return [[t, t + half] for t in range(half)]
 
     # --- starting -----------------------------------------------------------------------------
-    def new_game(self, seed: int | None = None, **setup: Any) -> TricksState:
-        seed = fresh_seed() if seed is None else seed
-        unknown = set(setup) - {"dealer", "hands", "preference", "scores"}
+    def new_game(
+        self, seed: int | None = None, position: Mapping[str, Any] | None = None, **setup: Any
+    ) -> TricksState:
+        """A new game: the first deal from the seed, `dealer` (default the last player, so player
+        0 names and leads). `position` starts from a chosen position instead: `from_position`.
+
+        Earlier versions set positions up with `hands` (card texts, equal lengths, at most
+        `hand_size`: the first deal, the rest laid aside in an order drawn from the seed),
+        `preference` (skip the naming) and `scores` (points already won); that setup is still
+        read, so their records replay."""
+        unknown = set(setup) - set(_OLD_SETUP)
         if unknown:
-            raise RulesError(
+            raise SetupError(
                 f"unknown setup {', '.join(sorted(unknown))}; "
-                "Game No. 1 takes dealer, hands, preference, scores"
+                "Game No. 1 takes position (or dealer, hands, preference, scores)"
             )
+        if position is not None:
+            if set(setup) - {"dealer"}:
+                raise SetupError("give hands, preference and scores inside the position")
+            if "dealer" in setup and "dealer" not in position:
+                position = {**position, "dealer": setup["dealer"]}
+            return self.from_position(position, seed)
+        seed = fresh_seed() if seed is None else seed
         n = self.players
         dealer = setup.get("dealer", n - 1)
-        if not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise RulesError(f"dealer must be a player from 0 to {n - 1}, not {dealer!r}")
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+            raise SetupError(f"dealer must be a player from 0 to {n - 1}, not {dealer!r}")
         st = TricksState(self, seed, dict(setup))
         st.dealer = dealer
         scores = setup.get("scores")
         if scores is not None:
-            if len(scores) != n or not all(isinstance(x, int) and x >= 0 for x in scores):
-                raise RulesError(f"scores must be {n} whole numbers")
-            st.scores = list(scores)
+            st.scores = read.counts(scores, "scores", n)
         hands = setup.get("hands")
         if hands is None:
             st._deal()
@@ -105,28 +140,51 @@ class TricksGame(Game["TricksState"]):
             st._deal_given(self._check_hands(hands))
         pref = setup.get("preference")
         if pref is not None:
-            if pref not in SUITS:
-                raise RulesError(f"preference must be one of {', '.join(SUITS)}, not {pref!r}")
-            st._prefer(pref)
+            st._prefer(read.suit(pref, "preference"))
         return st
 
     def _check_hands(self, hands: Any) -> list[list[Card]]:
         n = self.players
         if not isinstance(hands, list) or len(hands) != n:
-            raise RulesError(f"hands must be a list of {n} lists of cards")
-        try:
-            parsed = [[parse_card(t) for t in h] for h in hands]
-        except (IllegalMove, AttributeError, TypeError) as exc:
-            raise RulesError(f"hands: {exc}") from None
+            raise SetupError(f"hands must be a list of {n} lists of cards")
+        parsed = [read.card_list(h, f"hand {p}") for p, h in enumerate(hands)]
         sizes = {len(h) for h in parsed}
         if len(sizes) != 1 or not 1 <= sizes.pop() <= self.rules.hand_size:
-            raise RulesError(
+            raise SetupError(
                 f"hands must all hold the same number of cards, 1 to {self.rules.hand_size}"
             )
         flat = [c for h in parsed for c in h]
         if len(set(flat)) != len(flat):
-            raise RulesError("hands: a card appears twice")
+            raise SetupError("hands: a card appears twice")
         return parsed
+
+    def from_position(self, spec: Mapping[str, Any], seed: int | None = None) -> TricksState:
+        """A game from a chosen position (docs/whoswho.md, "Positions"); only `hands` is needed:
+
+            {"phase": "play",                      "prefer" (the namer to name), "play" or "over"
+             "dealer": 3, "deals_done": 0,         deals finished before this one
+             "namer": 0,                           the dealer's left (may be left out)
+             "preference": "society",              null while it is to be named
+             "leader": 0,                          who led the trick on the table
+             "trick": [[0, "3 money"]],            the cards played to it, in order
+             "tricks": [{"leader": 0, "cards": [[0, "3 money"], ...], "winner": 1}],
+                                                   this deal's finished tricks
+             "hands": [["9 money", ...], ...],     every player's cards
+             "stock": ["7 sport", ...],            the cards laid aside (left out: the rest of
+                                                   the pack, in an order drawn from `seed`)
+             "won": [0, 1, 0, 0],                  tricks won this deal
+             "scores": [2, 3, 1, 2],               points, this deal's included
+             "deal_log": [{"dealer": 2, "namer": 3, "preference": "money",
+                           "won": [2, 1, 1, 1]}]}  the earlier deals
+
+        `State.position()` gives every key, and `from_position(s.position())` shows the same views
+        (but the events) and legal moves as `s`. A bad position raises `SetupError`.
+        """
+        pos = read.spec_mapping(spec, "Who's Who Game No. 1")
+        seed = fresh_seed() if seed is None else seed
+        st = TricksState(self, seed, {"position": deepcopy(dict(pos))})
+        st._set_position(pos)
+        return st
 
     def parse_move(self, text: str) -> Move:
         return parse_tricks_move(text)
@@ -139,6 +197,9 @@ class TricksGame(Game["TricksState"]):
         st = TricksState(self, int(data["seed"]), dict(data.get("setup") or {}))
         st.rng = GameRng.from_jsonable(data["rng"])
         st.history = [self.parse_move(t) for t in data["history"]]
+        if any(isinstance(e, str) for e in data["events"]):
+            # saved before events were typed: the record in the save replays the same game
+            return _replayed(st)
         st._load_public(data)
         st.hands = [[parse_card(t) for t in h] for h in data["hands"]]
         st.stock = [parse_card(t) for t in data["stock"]]
@@ -178,6 +239,14 @@ class TricksGame(Game["TricksState"]):
         return st
 
 
+def _replayed(saved: TricksState) -> TricksState:
+    """The game a save's seed, setup and moves make (for saves older than typed events)."""
+    state = saved.game.new_game(saved.seed, **saved.setup)
+    for move in saved.history:
+        state.apply(move)
+    return state
+
+
 class TricksState(State):
     game: TricksGame
 
@@ -203,7 +272,7 @@ class TricksState(State):
         self.won = [0] * n  # tricks won this deal
         self.scores = [0] * n  # points over the whole game
         self.deal_log: list[dict[str, Any]] = []
-        self.events: list[str] = []
+        self.events: list[Any] = []  # typed events (.events)
 
     # --- dealing ------------------------------------------------------------------------------
     def _deal(self) -> None:
@@ -224,7 +293,8 @@ class TricksState(State):
         self._start_deal(hands, rest)
 
     def _start_deal(self, hands: list[list[Card]], stock: list[Card]) -> None:
-        n = self.game.players
+        g = self.game
+        n = g.players
         self.hands = [sort_cards(h) for h in hands]
         self.stock = stock
         self.phase = "prefer"
@@ -235,14 +305,12 @@ class TricksState(State):
         self.trick = []
         self.tricks = []
         self.won = [0] * n
-        self.events.append(
-            f"deal {self.deal_no + 1} of {self.game.total_deals}: seat {self.dealer + 1} deals"
-        )
+        self.events.append(Dealt(self.dealer, self.deal_no + 1, g.total_deals, len(hands[0])))
 
     def _prefer(self, suit: str) -> None:
         self.preference = suit
         self.phase = "play"
-        self.events.append(f"seat {self.namer + 1} prefers {suit}")
+        self.events.append(_PREFERRED[suit][self.namer])
         # Seed 004: "The players next, in turn, beginning with the one on the dealer's left hand,
         # play each a card to the table."
         self.turn = self.leader
@@ -269,6 +337,31 @@ class TricksState(State):
                 return [_PLAY_MOVES[c] for c in follow]
         return [_PLAY_MOVES[c] for c in hand]
 
+    def why_illegal(self, move: Move) -> str | None:
+        """The rule that refuses `move` now, in words: "the Preference suit is named first",
+        "you must follow suit: you hold society", "you hold no 7 money", ..."""
+        if self.phase == "over":
+            return None
+        if isinstance(move, Prefer):
+            # Seed 004: "The player on the left of the dealer ... now has the right to name one of
+            # the suits as his preference, and that suit until the next deal, outranks any of
+            # the others."
+            return f"{self.preference} is already the Preference suit until the next deal"
+        if not isinstance(move, Play):
+            return None
+        if self.phase == "prefer":
+            return "first name the Preference suit: prefer money, society, brains or sport"
+        card = move.card
+        if card not in self.hands[self.turn]:
+            return f"you hold no {card}"
+        if self.trick and self.game.rules.must_follow:
+            led = self.trick[0][1].suit
+            if card.suit != led:
+                # Seed 004: "All players after the first must play cards of the same suit as the
+                # card first played, if they have any".
+                return f"you must follow suit: you hold {led}"
+        return None
+
     def _apply(self, move: Move) -> None:
         if isinstance(move, Prefer):
             self._prefer(move.suit)
@@ -276,19 +369,20 @@ class TricksState(State):
         assert isinstance(move, Play)
         p, card = self.turn, move.card
         self.hands[p].remove(card)
-        self.trick.append((p, card))
-        self.events.append(f"seat {p + 1} plays {card}")
+        trick = self.trick
+        trick.append((p, card))
+        self.events.append(_PLAYED[card][p])
         n = self.game.players
-        if len(self.trick) < n:
+        if len(trick) < n:
             self.turn = (p + 1) % n
             return
-        w = trick_winner(self.trick, self.preference)
+        w, top = winning_play(trick, self.preference)
         self.won[w] += 1
         self.scores[w] += 1
         self.tricks.append(
-            {"leader": self.leader, "cards": [[q, str(c)] for q, c in self.trick], "winner": w}
+            {"leader": self.leader, "cards": [[q, str(c)] for q, c in trick], "winner": w}
         )
-        self.events.append(f"seat {w + 1} wins the trick")
+        self.events.append(_TAKEN[top][w])
         self.trick = []
         # Seed 004: "He then leads a card for the next trick".
         self.leader = self.turn = w
@@ -305,14 +399,12 @@ class TricksState(State):
                 "won": list(self.won),
             }
         )
-        summary = ", ".join(f"seat {p + 1} {self.won[p]}" for p in range(n) if self.won[p])
-        self.events.append(f"deal {self.deal_no + 1} over: tricks {summary}")
+        self.events.append(DealOver(self.deal_no + 1, tuple(self.won)))
         self.deal_no += 1
         if self.deal_no >= self.game.total_deals:
             self.phase = "over"
             res = self.result()
-            who = " and ".join(f"seat {w + 1}" for w in res.winners)
-            self.events.append(f"game over: {who} {'win' if len(res.winners) > 1 else 'wins'}")
+            self.events.append(GameOver(res.winners, res.points, "point"))
             return
         # Seed 004: "five dealt again to each player; this time by the player to the left of the
         # previous dealer."
@@ -348,28 +440,24 @@ class TricksState(State):
         v: list[set[str]] = [set() for _ in range(self.game.players)]
         if not self.game.rules.must_follow:
             return v
-        rounds = [[(q, parse_card(t)) for q, t in tr["cards"]] for tr in self.tricks]
-        if self.trick:
-            rounds.append(self.trick)
-        for plays in rounds:
+        for plays in self._rounds():
             led = plays[0][1].suit
             for q, c in plays[1:]:
                 if c.suit != led:
                     v[q].add(led)
         return v
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        g = self.game
-        v: dict[str, Any] = {
-            "game": g.name,
-            "players": g.players,
-            "viewer": player,
-            "to_play": self.to_play,
-            "is_over": self.is_over,
-            "phase": self.phase,
-            "deal": min(self.deal_no + 1, g.total_deals),
-            "deals": g.total_deals,
-            "deals_done": self.deal_no,
+    def _rounds(self) -> list[list[tuple[int, Card]]]:
+        """This deal's tricks, the one on the table last: (player, card) in the order played."""
+        rounds = [[(q, parse_card(t)) for q, t in tr["cards"]] for tr in self.tricks]
+        if self.trick:
+            rounds.append(self.trick)
+        return rounds
+
+    # --- views, positions, saves --------------------------------------------------------------
+    def _public(self) -> dict[str, Any]:
+        """What everyone sees, in the keys that views, positions and saves share."""
+        return {
             "dealer": self.dealer,
             "namer": self.namer,
             "preference": self.preference,
@@ -378,18 +466,243 @@ class TricksState(State):
             "tricks": [dict(t, cards=[list(x) for x in t["cards"]]) for t in self.tricks],
             "won": list(self.won),
             "scores": list(self.scores),
-            "teams": g.teams(),
-            "team_scores": self.team_scores() if g.partnerships else None,
-            "hand_counts": [len(h) for h in self.hands],
-            "stock_count": len(self.stock),
             "deal_log": [dict(d, won=list(d["won"])) for d in self.deal_log],
-            "events": list(self.events),
         }
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        g = self.game
+        v = self._envelope(player, [len(h) for h in self.hands])
+        v["events"] = self.events[:]
+        v["phase"] = self.phase
+        v["deal"] = min(self.deal_no + 1, g.total_deals)
+        v["deals"] = g.total_deals
+        v["deals_done"] = self.deal_no
+        v.update(self._public())
+        v["teams"] = g.teams()
+        v["team_scores"] = self.team_scores() if g.partnerships else None
+        v["stock_count"] = len(self.stock)
         if player is not None:
             v["hand"] = [str(c) for c in self.hands[player]]
-        if self.is_over:
+        if self.phase == "over":
             v["result"] = self.result().to_dict()
         return v
+
+    def position(self) -> dict[str, Any]:
+        """Everything `from_position` needs to set this situation up again (hidden cards too)."""
+        pos = {"phase": self.phase, "deals_done": self.deal_no, **self._public()}
+        pos["hands"] = [[str(c) for c in h] for h in self.hands]
+        pos["stock"] = [str(c) for c in self.stock]
+        return {k: pos[k] for k in POSITION_KEYS}
+
+    def _set_position(self, pos: Mapping[str, Any]) -> None:
+        g = self.game
+        n, k = g.players, g.rules.hand_size
+        read.check_keys(pos, POSITION_KEYS)
+        if "hands" not in pos:
+            raise SetupError("position: 'hands' is needed, one list of cards per player")
+        raw = pos["hands"]
+        if not isinstance(raw, list | tuple) or len(raw) != n:
+            got = len(raw) if isinstance(raw, list | tuple) else "no"
+            raise SetupError(f"position gives {got} hands for {n} players")
+        hands = [read.card_list(h, f"hand {p}") for p, h in enumerate(raw)]
+        dealer = read.seat(pos.get("dealer", n - 1), "dealer", n)
+        namer = (dealer + 1) % n
+        if "namer" in pos and read.seat(pos["namer"], "namer", n) != namer:
+            raise SetupError(
+                f"position: the namer is the player on the dealer's left, {namer}, "
+                f"not {pos['namer']}"
+            )
+        deal_log = self._read_deal_log(pos.get("deal_log", []))
+        deals_done = pos.get("deals_done", len(deal_log))
+        total = g.total_deals
+        if (
+            not isinstance(deals_done, int)
+            or isinstance(deals_done, bool)
+            or not len(deal_log) <= deals_done <= total
+        ):
+            raise SetupError(
+                f"position: deals_done must be a number from {len(deal_log)} (the deals in "
+                f"deal_log) to {total} (the deals of the game), not {deals_done!r}"
+            )
+        preference = pos.get("preference")
+        if preference is not None:
+            preference = read.suit(preference, "preference")
+        phase = pos.get("phase", "prefer" if preference is None else "play")
+        if phase not in ("prefer", "play", "over"):
+            raise SetupError(f"position: phase is 'prefer', 'play' or 'over', not {phase!r}")
+        if (phase == "over") != (deals_done == total):
+            raise SetupError(
+                f"position: the game is over when all {total} deals are done; "
+                f"phase {phase!r} with {deals_done} done"
+            )
+        if phase == "prefer" and preference is not None:
+            raise SetupError("position: in phase 'prefer' the Preference suit is not named yet")
+        if phase == "play" and preference is None:
+            raise SetupError("position: phase 'play' needs the Preference suit ('preference')")
+        tricks = self._read_tricks(pos.get("tricks", []), namer, preference)
+        raw_trick = pos.get("trick", [])
+        if not isinstance(raw_trick, list | tuple):
+            raise SetupError("position: trick is a list of [player, card] in the order played")
+        trick = [self._read_play(x, f"trick card {i}") for i, x in enumerate(raw_trick)]
+        leader = read.seat(
+            pos.get("leader", tricks[-1]["winner"] if tricks else namer), "leader", n
+        )
+        if tricks and leader != tricks[-1]["winner"]:
+            raise SetupError(
+                f"position: the winner of the last trick, {tricks[-1]['winner']}, leads the "
+                f"next, not {leader}"
+            )
+        if phase != "play" and (trick or (tricks and phase == "prefer")):
+            raise SetupError(f"position: no card is played in phase {phase!r}")
+        if phase == "prefer" and leader != namer:
+            raise SetupError(f"position: the namer, {namer}, leads the first trick")
+        if len(trick) >= n:
+            raise SetupError(f"position: a trick on the table has fewer than {n} cards")
+        for i, (q, _) in enumerate(trick):
+            if q != (leader + i) % n:
+                raise SetupError(
+                    f"position: the trick is played in turn from its leader {leader}: "
+                    f"card {i} is player {(leader + i) % n}'s, not player {q}'s"
+                )
+        # every card once: the hands, the table, the tricks and the cards laid aside
+        used = [c for h in hands for c in h] + [c for _, c in trick]
+        used += [parse_card(t) for tr in tricks for _, t in tr["cards"]]
+        twice = sorted({str(c) for c in used if used.count(c) > 1})
+        if twice:
+            raise SetupError(f"position: cards appear twice: {', '.join(twice)}")
+        if "stock" in pos:
+            stock = read.card_list(pos["stock"], "stock")
+            every = used + stock
+            if len(every) != len(DECK) or set(every) != set(DECK):
+                missing = [str(c) for c in DECK if c not in every]
+                extra = sorted({str(c) for c in stock if every.count(c) > 1})
+                raise SetupError(
+                    "position: the hands, the trick, the tricks and the stock hold the pack once"
+                    + (f"; missing {', '.join(missing)}" if missing else "")
+                    + (f"; twice {', '.join(extra)}" if extra else "")
+                )
+        else:
+            stock = [c for c in DECK if c not in set(used)]
+            self.rng.shuffle(stock)
+        # everyone was dealt alike and plays one card a trick
+        in_trick = {q for q, _ in trick}
+        dealt = [len(hands[p]) + len(tricks) + (p in in_trick) for p in range(n)]
+        if phase == "over":
+            if any(hands):
+                raise SetupError("position: when the game is over the hands are empty")
+        elif len(set(dealt)) != 1 or not 1 <= dealt[0] <= k:
+            raise SetupError(
+                f"position: every player was dealt the same number of cards, 1 to {k}: the hands "
+                f"with the cards played this deal make {', '.join(map(str, dealt))}"
+            )
+        elif not hands[(leader + len(trick)) % n]:
+            raise SetupError("position: the cards of this deal are all played")
+        counted = [sum(1 for tr in tricks if tr["winner"] == p) for p in range(n)]
+        won = read.counts(pos.get("won", counted), "won", n)
+        if phase == "prefer" and any(won):
+            raise SetupError("position: no trick is won before the Preference suit is named")
+        if tricks and won != counted:
+            raise SetupError(
+                f"position: won must count the tricks won in 'tricks': {counted}, not {won}"
+            )
+        earlier = [sum(d["won"][p] for d in deal_log) for p in range(n)]
+        scores = read.counts(
+            pos.get("scores", [e + w for e, w in zip(earlier, won, strict=True)]), "scores", n
+        )
+        if any(s < w for s, w in zip(scores, won, strict=True)):
+            raise SetupError("position: scores count this deal's tricks too (scores >= won)")
+        self.dealer, self.namer, self.deal_no = dealer, namer, deals_done
+        self.phase, self.preference, self.leader = phase, preference, leader
+        self.turn = namer if phase == "prefer" else (leader + len(trick)) % n
+        self.hands = [sort_cards(h) for h in hands]
+        self.stock = stock
+        self.trick, self.tricks, self.deal_log = trick, tricks, deal_log
+        self.won, self.scores = won, scores
+        if g.rules.must_follow:
+            self._check_follows()
+
+    def _read_play(self, value: Any, what: str) -> tuple[int, Card]:
+        if not isinstance(value, list | tuple) or len(value) != 2:
+            raise SetupError(f"position: {what} is [player, card], not {value!r}")
+        return read.seat(value[0], what, self.game.players), read.card(value[1], what)
+
+    def _read_tricks(self, value: Any, namer: int, preference: str | None) -> list[dict[str, Any]]:
+        n = self.game.players
+        if not isinstance(value, list | tuple):
+            raise SetupError("position: tricks is a list of this deal's finished tricks")
+        out: list[dict[str, Any]] = []
+        lead = namer
+        for i, tr in enumerate(value):
+            what = f"trick {i}"
+            if not isinstance(tr, Mapping) or set(tr) != {"leader", "cards", "winner"}:
+                raise SetupError(f"position: {what} is {{'leader', 'cards', 'winner'}}")
+            leader = read.seat(tr["leader"], f"{what}'s leader", n)
+            if leader != lead:
+                raise SetupError(
+                    f"position: {what} was led by {lead} (the namer first, then each trick's "
+                    f"winner), not {leader}"
+                )
+            if not isinstance(tr["cards"], list | tuple) or len(tr["cards"]) != n:
+                raise SetupError(f"position: {what} has one card from each of the {n} players")
+            plays = [self._read_play(x, f"{what}, card {j}") for j, x in enumerate(tr["cards"])]
+            for j, (q, _) in enumerate(plays):
+                if q != (leader + j) % n:
+                    raise SetupError(
+                        f"position: {what} is played in turn from its leader {leader}: card "
+                        f"{j} is player {(leader + j) % n}'s, not player {q}'s"
+                    )
+            winner = read.seat(tr["winner"], f"{what}'s winner", n)
+            if winner != trick_winner(plays, preference):
+                raise SetupError(
+                    f"position: {what} is won by player {trick_winner(plays, preference)} "
+                    f"under the Preference suit {preference}, not by {winner}"
+                )
+            out.append(
+                {"leader": leader, "cards": [[q, str(c)] for q, c in plays], "winner": winner}
+            )
+            lead = winner
+        return out
+
+    def _read_deal_log(self, value: Any) -> list[dict[str, Any]]:
+        n = self.game.players
+        if not isinstance(value, list | tuple):
+            raise SetupError("position: deal_log is a list of the earlier deals")
+        out = []
+        for i, d in enumerate(value):
+            what = f"deal_log entry {i}"
+            if not isinstance(d, Mapping) or set(d) != {"dealer", "namer", "preference", "won"}:
+                raise SetupError(f"position: {what} is {{'dealer', 'namer', 'preference', 'won'}}")
+            pref = d["preference"]
+            out.append(
+                {
+                    "dealer": read.seat(d["dealer"], f"{what}'s dealer", n),
+                    "namer": read.seat(d["namer"], f"{what}'s namer", n),
+                    "preference": None if pref is None else read.suit(pref, f"{what}'s preference"),
+                    "won": read.counts(d["won"], f"{what}'s won", n),
+                }
+            )
+        return out
+
+    def _check_follows(self) -> None:
+        """Nobody has failed to follow a suit they held (or hold) this deal."""
+        out: list[set[str]] = [set() for _ in range(self.game.players)]
+        for plays in self._rounds():
+            led = plays[0][1].suit
+            for q, c in plays:
+                if c.suit in out[q]:
+                    raise SetupError(
+                        f"position: player {q} did not follow {c.suit} earlier this deal, "
+                        f"so cannot hold {c}"
+                    )
+                if c.suit != led:
+                    out[q].add(led)
+        for q, suits in enumerate(out):
+            held = [c for c in self.hands[q] if c.suit in suits]
+            if held:
+                raise SetupError(
+                    f"position: player {q} did not follow {held[0].suit} this deal, "
+                    f"so cannot hold {held[0]}"
+                )
 
     def _load_public(self, d: dict[str, Any]) -> None:
         """The public part of a state, from `to_dict()` or a view (their keys agree)."""
@@ -405,11 +718,11 @@ class TricksState(State):
         self.won = list(d["won"])
         self.scores = list(d["scores"])
         self.deal_log = [dict(x, won=list(x["won"])) for x in d["deal_log"]]
-        self.events = list(d["events"])
+        self.events = typed_events(d["events"])
 
     def to_dict(self) -> dict[str, Any]:
         g = self.game
-        return {
+        d = {
             "game": g.name,
             "players": g.players,
             "rules": rules_to_dict(g.rules),
@@ -420,19 +733,12 @@ class TricksState(State):
             "phase": self.phase,
             "to_play": self.to_play,
             "deals_done": self.deal_no,
-            "dealer": self.dealer,
-            "namer": self.namer,
-            "preference": self.preference,
-            "leader": self.leader,
-            "trick": [[q, str(c)] for q, c in self.trick],
-            "tricks": [dict(t, cards=[list(x) for x in t["cards"]]) for t in self.tricks],
-            "won": list(self.won),
-            "scores": list(self.scores),
-            "deal_log": [dict(d, won=list(d["won"])) for d in self.deal_log],
-            "events": list(self.events),
-            "hands": [[str(c) for c in h] for h in self.hands],
-            "stock": [str(c) for c in self.stock],
         }
+        d.update(self._public())
+        d["events"] = [to_wire(e) for e in self.events]
+        d["hands"] = [[str(c) for c in h] for h in self.hands]
+        d["stock"] = [str(c) for c in self.stock]
+        return d
 
     def copy(self) -> TricksState:
         new = TricksState.__new__(TricksState)

@@ -1,31 +1,32 @@
 """Whot! — every rule set of the sources (seeds 000, 001, 002): Storey's 1935 rules, Nigerian,
-English, Knock-out, and the variant tables of special cards."""
+English, Knock-out, and the variant tables of special cards.
 
-from parlour.core.registry import GameInfo, register
+This module is the game's manifest: what parlour needs to know, with every part named by reference
+and imported only when used (the terminal's look needs Rich, the encoding NumPy; the engine needs
+neither).
+"""
 
-from . import bots as _bots  # registers the greedy bot
-from . import hint as _hint  # noqa: F401  (registers the hint bot)
-from .engine import WhotGame, WhotState
-from .moves import WhotMove, parse_move
-from .render import describe_event, render
-from .rules import PRESETS, WhotRules
+from parlour.core.registry import GameInfo, WebAssets
 
-__all__ = ["PRESETS", "WhotGame", "WhotMove", "WhotRules", "WhotState", "parse_move"]
+__all__ = ["MANIFESTS"]
 
-register(
+MANIFESTS = (
     GameInfo(
         name="whot",
         title="Whot!",
         summary="Shed your cards by symbol or number; WHOT calls the symbol (W. H. Storey, 1935).",
-        min_players=2,
-        max_players=8,
+        players=(2, 17),  # seed 000: "For Two or any number of Players"; two packs seat 17
         default_players=4,
-        presets=PRESETS,
+        package=__name__,
+        rules="rules:WhotRules",
+        presets="rules:PRESETS",
         default_preset="nigerian",
-        rules_class=WhotRules,
-        game_class=WhotGame,
-        render=render,
-        describe_event=describe_event,
-    )
+        engine="engine:WhotGame",
+        describe="describe:describe_event",
+        render="render:render",
+        bots={"greedy": "bots:GreedyBot", "hint": "hint:WhotHintBot"},
+        search="hint:SEARCH",
+        encoding="encoding:WhotEncoding",
+        web=WebAssets("web", module="whot.js", stylesheet="whot.css"),
+    ),
 )
-del _bots

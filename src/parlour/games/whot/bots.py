@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from parlour.bots.base import Bot, register_bot
+from parlour.bots.base import Bot
 from parlour.core import Move
 
 from .cards import SYMBOLS, WHOT, card_points, parse_card
@@ -43,5 +43,4 @@ class GreedyBot(Bot):
         return plays[0]
 
 
-register_bot("greedy", GreedyBot, game="whot")
 __all__ = ["SYMBOLS", "GreedyBot"]

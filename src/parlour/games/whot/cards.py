@@ -69,10 +69,11 @@ def card_points(c: int) -> int:
     return n * 2 if c & 7 == STAR else n
 
 
-def hand_points(hand: Iterable[int], knockout: bool = False) -> int:
+def hand_points(hand: Iterable[int], knockout: bool = False, star_doubling: bool = False) -> int:
     """seed 000: "The score against each player is the total of the numbers on the cards he still
     holds ... STARS COUNT DOUBLE". Knock-out Whot (seed 002): one star left doubles the whole hand,
-    two or more multiply it by four."""
+    two or more multiply it by four. The star-doubling variation (seed 002): "Players double their
+    entire score for each star card remaining in their hand" (three stars: x8)."""
     total = 0
     stars = 0
     for c in hand:
@@ -81,6 +82,8 @@ def hand_points(hand: Iterable[int], knockout: bool = False) -> int:
             stars += 1
     if knockout and stars:
         total *= 2 if stars == 1 else 4
+    elif star_doubling:
+        total <<= stars
     return total
 
 

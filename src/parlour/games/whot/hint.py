@@ -17,7 +17,7 @@ bot) and straight off a full state (`hint_policy`, for the search bots' model of
 and their playouts: a few microseconds, with the symbols each seat lacks kept up by the engine).
 
 This file also gives the search bots an evaluation of unfinished Whot! positions
-(`register_playout`): ISMCTS plays out on sampled full states, never the true one.
+(`SEARCH`, named in the manifest): ISMCTS plays out on sampled full states, never the true one.
 """
 
 from __future__ import annotations
@@ -27,15 +27,15 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlour.bots.base import Bot, register_bot
-from parlour.bots.ismcts import register_playout
+from parlour.bots.base import Bot
+from parlour.bots.ismcts import SearchHelp
 from parlour.core import Move, State
 
 from .cards import SYMBOLS, WHOT, card_points, parse_card
-from .engine import WhotGame, WhotState, lacks_from_events
+from .engine import WhotGame, WhotState, lacks_from_events, view_events
 from .moves import WhotMove
 
-__all__ = ["WhotHintBot", "evaluate", "hint_policy", "hint_scores", "lacking"]
+__all__ = ["SEARCH", "WhotHintBot", "evaluate", "hint_policy", "hint_scores", "lacking"]
 
 PICKS = ("pick_two", "pick_three")
 
@@ -43,7 +43,7 @@ PICKS = ("pick_two", "pick_three")
 def lacking(view: dict[str, Any]) -> list[set[int]]:
     """Per seat, the symbols it was seen not to follow (it drew, not under a pick, while the symbol
     was called) and has not played since. Public knowledge: built from the events only."""
-    lacks, _ = lacks_from_events(view.get("events", []), view["players"])
+    lacks, _ = lacks_from_events(view_events(view), view["players"])
     return [{s for s in range(5) if lacks >> (5 * q + s) & 1} for q in range(view["players"])]
 
 
@@ -121,7 +121,7 @@ def hint_scores(
             if reasons is not None:
                 why = f"WHOT calling {SYMBOLS[call]}"
                 if threat_lacks:
-                    why += f", which P{threat + 1} could not follow"
+                    why += f", which {{P{threat + 1}}} could not follow"
                 if held:
                     why += " (nothing else to play)"
                 elif not hold:
@@ -138,9 +138,14 @@ def hint_scores(
         score = pts / 2.0 + 1.5 * follow
         effect = ""  # what the card's power does, when that is the reason to play it
         power = power_of.get(num)
+        # seed 002, change of direction: "This opens the possibility to attack the player on your
+        # other side if that player is close to winning."
+        target = (me - direction) % n if m.power == "reverse" else nxt
+        if m.power == "reverse":
+            score -= 0.5 if counts[target] <= 2 < counts[nxt] else 2.0
         if power is not None:
             if power in PICKS:
-                if danger and counts[nxt] <= 2:
+                if danger and counts[target] <= 2:
                     score += 12.0
                     effect = "near out"
                 elif pending_pick:
@@ -160,7 +165,9 @@ def hint_scores(
         scored.append(m)
         if reasons is not None:
             if effect == "near out":
-                why = f"{power_of[num].replace('_', ' ')} on P{nxt + 1}, who is near out"
+                why = f"{power_of[num].replace('_', ' ')} on {{P{target + 1}}}, who is near out"
+                if m.power == "reverse":
+                    why += " (and change direction)"
             elif effect == "answers":
                 why = "answers the pick"
             else:
@@ -168,7 +175,7 @@ def hint_scores(
                 if effect == "again":
                     why += ", and plays again"
             if lacked:
-                why += f"; P{nxt + 1} could not follow {SYMBOLS[sym]}"
+                why += f"; {{P{nxt + 1}}} could not follow {SYMBOLS[sym]}"
             reasons.append(why)
     return scores, scored
 
@@ -189,10 +196,10 @@ class WhotHintBot(Bot):
     ) -> tuple[list[float], list[WhotMove]]:
         game = self.game
         assert isinstance(game, WhotGame)
-        lacks, _ = lacks_from_events(view.get("events", []), view["players"])
+        lacks, _ = lacks_from_events(view_events(view), view["players"])
         return hint_scores(
             [parse_card(t) for t in view.get("hand", [])],
-            view["counts"],
+            view["hand_counts"],
             view["viewer"],
             view["direction"],
             view["pending_pick"],
@@ -262,7 +269,7 @@ def evaluate(state: State) -> list[float]:
     return [x / total for x in w]
 
 
-register_bot("hint", WhotHintBot, game="whot")
-# The other seat moves as the hint bot would (`model`), in the tree and in the playout, and a leaf
-# is scored at the searcher's next turn (`settle`), not in the middle of someone's turn.
-register_playout("whot", hint_policy, evaluate, depth=8, model=hint_policy, settle=True)
+# What the search bots are told (the manifest's `search`): the other seat moves as the hint bot
+# would (`model`), in the tree and in the playout, and a leaf is scored at the searcher's next turn
+# (`settle`), not in the middle of someone's turn.
+SEARCH = SearchHelp(hint_policy, evaluate, depth=8, model=hint_policy, settle=True)

@@ -3,6 +3,7 @@
     play 5 circle             play a card
     play whot call star       play a WHOT, calling for stars
     play whot call star skip  ... and skip the next player (English WHOT powers: reverse, skip)
+    play 2 circle reverse     a pick card said with "and change direction" (pick_reverses)
     play 7 circle, last card  play and declare (last card, semi-last card, check up)
     draw                      draw from the market (the whole pending pick, if any)
     end                       end a turn of several cards (straights, double decking)
@@ -30,7 +31,7 @@ class WhotMove(Move):
     kind: str  # play | draw | end | pass
     card: int  # -1 unless kind == play
     call: int  # symbol called by a WHOT, else -1
-    power: str  # "", "reverse" or "skip" (WHOT only)
+    power: str  # "", "reverse" or "skip" (a WHOT), "" or "reverse" (a pick card)
     say: str  # "", or a declaration
     text: str  # the notation, built once
 
@@ -45,8 +46,8 @@ class WhotMove(Move):
             text = "play " + card_text(card)
             if card == WHOT:
                 text += " call " + SYMBOLS[call]
-                if power:
-                    text += " " + power
+            if power:
+                text += " " + power
         else:
             text = kind
         if say:
@@ -58,6 +59,20 @@ class WhotMove(Move):
 
     def __str__(self) -> str:
         return self.text
+
+    def fields(self) -> dict[str, object]:
+        """`{"kind": "play", "card": "whot", "call": "star", "power": "skip", "say": "last card"}`
+        (absent parts are None; a pick card said with "and change direction" has `"power":
+        "reverse"`), or `{"kind": "draw", "say": None}`."""
+        if self.kind != "play":
+            return {"kind": self.kind, "say": self.say or None}
+        return {
+            "kind": "play",
+            "card": card_text(self.card),
+            "call": SYMBOLS[self.call] if self.call >= 0 else None,
+            "power": self.power or None,
+            "say": self.say or None,
+        }
 
     def __reduce__(self) -> tuple[object, ...]:
         return (play if self.kind == "play" else _simple, self._args())
@@ -142,5 +157,14 @@ def parse_move(text: str) -> WhotMove:
                     f"{extra!r} is not a WHOT power; add 'reverse' or 'skip' or nothing"
                 )
         return play(WHOT, call, power, say)
+    power = ""
+    if words[-1] == "reverse" or words[-2:] == ["change", "direction"]:
+        # "Pick two and change direction" (seed 002): `play 2 circle reverse`
+        words = words[:-1] if words[-1] == "reverse" else words[:-2]
+        if words and words[-1] == "and":
+            words = words[:-1]
+        if not words:
+            raise IllegalMove("reverse with what? a pick card: 'play 2 circle reverse'")
+        power = "reverse"
     c = parse_card(" ".join(words))
-    return play(c, say=say)
+    return play(c, power=power, say=say)

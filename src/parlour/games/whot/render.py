@@ -1,13 +1,17 @@
-"""A player's view of Whot! as text for the terminal (Rich console markup)."""
+"""A player's view of Whot! as text for the terminal (Rich console markup). Events are put into
+words by `describe`, for every edge alike."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rich.markup import escape
 
-__all__ = ["describe_card", "describe_event", "render"]
+from parlour.core.events import counted
+
+from .describe import describe_event
+
+__all__ = ["describe_card", "render"]
 
 _STYLE = {
     "circle": ("●", "bold red"),
@@ -42,7 +46,8 @@ def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
         who = _name(names, i) + (" (you)" if i == viewer else "")
         known = view["known"][i]
         extra = f", known: {', '.join(known)}" if known and i != viewer else ""
-        seats.append(f"{mark}{who}: {view['counts'][i]} cards{extra}")
+        held = counted(view["hand_counts"][i], "card")
+        seats.append(f"{mark}{who}: {held}{extra}")
     lines.append(f"[bold]Players[/] (play passes {arrow}):")
     lines.extend("  " + s for s in seats)
     call_card = view.get("call_card")
@@ -55,7 +60,7 @@ def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
         elif call_card == "whot":
             line += "  (no call: any card may be played)"
         lines.append(line)
-    pack = f"Market: {view['pack_count']} cards"
+    pack = "Market: " + counted(view["pack_count"], "card")
     if view["pack"] is not None:
         more = "…" if len(view["pack"]) > 5 else ""
         pack += " (order known: " + ", ".join(view["pack"][:5]) + more + ")"
@@ -71,7 +76,9 @@ def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
         hand = sorted(view["hand"], key=_sort_key)
         lines.append("[bold]Your hand:[/] " + "  ".join(describe_card(c) for c in hand))
     if view["is_over"]:
-        lines.append(f"[bold]Game over[/]: {escape(view['reason'])}")
+        over = [e for e in view["events"] if e.kind == "game_over"]
+        said = describe_event(over[-1], names) if over else view["reason"]
+        lines.append(f"[bold]Game over[/]: {escape(said)}")
         for i, s in enumerate(view.get("scores", [])):
             won = " — winner" if i in view["winners"] else ""
             lines.append(f"  {_name(names, i)}: {s} points against{won}")
@@ -83,76 +90,3 @@ def _sort_key(text: str) -> tuple[int, int]:
         return (9, 20)
     num, sym = text.split()
     return (list(_STYLE).index(sym), int(num))
-
-
-_SAYINGS = {"last card": "Last card!", "semi-last card": "Semi-last card!", "check up": "Check up!"}
-
-
-def _card_words(text: str) -> str:
-    """`7 cross` -> `7 cross` coloured for the terminal (the words stay: colour is not needed)."""
-    if text == "whot":
-        return "[bold]WHOT[/]"
-    num, sym = text.split()
-    return f"[{_STYLE[sym][1]}]{num} {sym}[/]"
-
-
-def _play_words(text: str) -> str:
-    """`play whot call star skip, last card` -> `plays WHOT to skip the next player and calls
-    for star, saying "Last card!"`."""
-    body, _, say = text.partition(", ")
-    words = body.split()[1:]  # after "play"
-    if words[:2] == ["whot", "call"] and len(words) >= 3:
-        power = {"reverse": " to reverse the direction", "skip": " to skip the next player"}
-        out = f"plays [bold]WHOT[/]{power.get(words[3], '') if len(words) > 3 else ''}"
-        out += f" and calls for [bold]{words[2]}[/]"
-    else:
-        out = "plays " + _card_words(" ".join(words))
-    if say:
-        out += f", saying “{_SAYINGS.get(say, say)}”"
-    return out
-
-
-_FORGOT = re.compile(r"forgot to say (.+): picks (\d+)$")
-_PICKED = re.compile(r"picked (\d+)$")
-_DEALT = re.compile(r"dealt (\d+) cards? each$")
-_TURNED_UP = re.compile(r"turned up (.+)$")
-
-
-def describe_event(event: list[Any] | tuple[Any, ...], names: list[str]) -> str:
-    """One entry of the view's `events` in plain English with the players' names (Rich markup):
-    `[0, "play 7 cross"]` -> `Ada plays 7 cross`, `[1, "drew"]` -> `Bob goes to market`."""
-    who, what = int(event[0]), str(event[1])
-    if who < 0:
-        m = _TURNED_UP.match(what)
-        if m and m.group(1).split()[-1] in (*_STYLE, "whot"):
-            return "The first call card is turned up: " + _card_words(m.group(1))
-        if what.endswith("; the lowest hand wins"):
-            return "Game over: " + escape(what) + "."
-        return escape(what[:1].upper() + what[1:])
-    name = _name(names, who)
-    if what.startswith("play "):
-        try:
-            return f"{name} {_play_words(what)}"
-        except (KeyError, IndexError, ValueError):
-            return f"{name}: {escape(what)}"
-    if what == "drew":
-        return f"{name} goes to market"
-    if m := _PICKED.match(what):
-        return f"{name} goes to market and picks {m.group(1)}"
-    if m := _DEALT.match(what):
-        k = m.group(1)
-        return f"{name} deals {k} card{'' if k == '1' else 's'} to each player"
-    if m := _FORGOT.match(what):
-        said = _SAYINGS.get(m.group(1), m.group(1)).rstrip("!")
-        return f"{name} forgot to say “{said}” and picks {m.group(2)}"
-    words = {
-        "is suspended": f"{name} is suspended and misses a turn",
-        "is skipped": f"{name} is skipped",
-        "was skipped": f"{name} is skipped",
-        "reversed the direction": "Play now passes the other way",
-        "general market: everyone else picked one": (
-            f"General market: everyone but {name} picks one card"
-        ),
-        "played the last card": f"{name} has played the last card and wins",
-    }
-    return words.get(what, f"{name} {escape(what)}")

@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 
 from parlour.core import RulesError, option
 
+from .cards import PACK
+
 __all__ = ["POWERS", "PRESETS", "WhotRules"]
 
 POWERS = ("hold_on", "pick_two", "pick_three", "suspension", "general_market")
@@ -22,12 +24,26 @@ class WhotRules:
     """Every rule of Whot! that differs between the sources, as data."""
 
     packs: int = option(
-        1,
-        "Number of 54-card packs shuffled together.",
-        'seed 000: "For more than five players it is desirable (though not essential) to use two '
-        'packs"; seed 002 advises two for four or more.',
-        low=1,
+        0,
+        "Number of 54-card packs shuffled together; 0: by the size of the table, as the rule "
+        "set's source advises — one pack below `two_packs_from` players, two from it (and two "
+        "whenever one cannot deal every hand). One pack deals six cards each to 8 players with a "
+        "card turned up (9 when the leader plays any card), five each to 10; two packs to 17 "
+        "(18) and 21.",
+        'seed 000: "For Two or any number of Players"; "For more than five players it is '
+        'desirable (though not essential) to use two packs"; seed 002: "If there are many '
+        'players, (four or more), it is advisable to mix two Whot-card decks into one".',
+        low=0,
         high=2,
+    )
+    two_packs_from: int = option(
+        6,
+        "With packs=0, the number of players from which two packs are shuffled together.",
+        'seed 000: "For more than five players it is desirable ... to use two packs" (6); seed '
+        '002: "If there are many players, (four or more), it is advisable to mix two Whot-card '
+        'decks into one" (4).',
+        low=2,
+        high=17,
     )
     deal: int = option(
         6,
@@ -47,9 +63,10 @@ class WhotRules:
     )
     opening_special: str = option(
         "inert",
-        "A special card turned up as the first call card: 'inert' (no power; a WHOT lets the "
-        "leader play any card), 'applies' (its power acts as if the dealer had played it), or "
-        "'bury' (it goes back into the pack and another is turned up). The sheets are silent.",
+        "A special card turned up as the first call card: 'inert' (no power), 'applies' (a card "
+        "with a power acts as if the dealer had played it), or 'bury' (it goes back into the pack "
+        "and another is turned up). A turned-up WHOT calls no symbol: under 'inert' and "
+        "'applies' alike the leader plays any card. The sheets are silent.",
         "RULES-NOTES: open point 'what a special card turned up as the first call card does'.",
         choices=("inert", "applies", "bury"),
     )
@@ -97,9 +114,13 @@ class WhotRules:
     )
     pick_reverses: bool = option(
         False,
-        "Pick cards also change the direction of play.",
+        "The change of direction agreed before the game: whoever plays a pick card may say 'and "
+        "change direction' with it (`play 2 circle reverse`), reversing the direction of play "
+        "before the pick passes on; each pick card is played with or without it, as its player "
+        "chooses.",
         'seed 002: "the players can agree to allow the option of changing the playing direction '
-        '... when a 2- or 5-card is played".',
+        "... when a 2- or 5-card is played ... In this case it is said out loud: Pick two and "
+        'change direction".',
     )
     whot_answers_pick: bool = option(
         False,
@@ -114,6 +135,27 @@ class WhotRules:
         "in a row ... It can be agreed ... if a straight should only be allowed for cards with the "
         "same symbol or if the symbol doesn't matter.\"",
         choices=("off", "same-symbol", "any-symbol"),
+    )
+    straight_gaps: bool = option(
+        False,
+        "A straight may step over the numbers no card has, 6 and 9: 5 then 7, 8 then 10 (and "
+        "down). Off: a straight is of consecutive numbers, so it stops at 5 and at 8 (and at 7 and "
+        "10 going down). The sheets are silent.",
+        'seed 002 (English): "If you have cards in ascending or descending order you can play '
+        'them in a row"; seed 000: "There are no 6\'s or 9\'s of ANY symbol".',
+    )
+    turn_powers: str = option(
+        "last",
+        "Which cards of a turn of several cards (straights, double decking) have their power: "
+        "'last', only the last card's, except that pick cards of its number played together "
+        "each add to the pick; 'each', every card's: the picks add up (answered by the last pick "
+        "card's number), each suspension skips one more player, each general market gives every "
+        "other player a card, and the last card says whether the player plays again (as when "
+        "the suspensions skip every other player; the next player then picks any pick at once). "
+        "The sheets are silent.",
+        'seed 002: "Then that player must pick two cards for every 2-cards that was played"; how '
+        "other powers act in a turn of several cards is not said (RULES-NOTES: open points).",
+        choices=("last", "each"),
     )
     double_decking: str = option(
         "off",
@@ -130,14 +172,26 @@ class WhotRules:
         'seed 002: "Knock-out Whot ... You can play your star card if the call-card shows a star '
         'or any of the numbers on your star card".',
     )
+    star_doubling: bool = option(
+        False,
+        "Each star card left in a hand doubles the hand's whole score (three stars: x8), and a "
+        "star may be played on a star or on a call of either of its numbers (the outer one or the "
+        "doubled one in the star), as in Knock-out Whot. Not with `knockout`, which scores stars "
+        "its own way.",
+        'seed 002 (Variations): "Players double their entire score for each star card remaining '
+        "in their hand at the end of play, but are also able to play star cards using either the "
+        'number in the top left or the doubled number written in the star."',
+    )
     declarations: tuple[str, ...] = option(
         (),
         "Declarations that must be said, with a penalty of two cards when forgotten: 'last card', "
-        "'semi-last card', 'check up'. Say one by adding it to the move: "
-        "'play 5 circle, last card'.",
+        "'semi-last card', 'check up'. Say one by adding it to the play that needs it: "
+        "'play 5 circle, last card'. A forgotten 'last card' or 'semi-last card' is charged once "
+        "the next player has played, so a player who goes out first in a turn that goes on (Hold "
+        "on, General market) owes nothing; a forgotten 'check up' at once, and the turn passes.",
         'seed 002: "If you fail to say Last card before the next player has played, you have to '
-        'pick two more cards"; "If you fail to say Check up ... pick two more cards from the '
-        'market and the game continues."',
+        'pick two more cards"; "If you fail to say Check up ... and the next player continues '
+        'playing, then you have to pick two more cards from the market and the game continues."',
         choices=DECLARATIONS,
     )
     declaration_penalty: int = option(
@@ -150,13 +204,23 @@ class WhotRules:
     empty_pack: str = option(
         "turn-over",
         "When the pack runs out: 'turn-over' the played cards under the call card without "
-        "shuffling, 'shuffle' them into a new market, or 'end' the game and count hands (lowest "
-        "wins). Whatever the choice, a draw that nothing can supply ends the game and hands are "
-        "counted, so no game can hang.",
+        "shuffling, 'shuffle' them into a new market, or 'end' the game as soon as the last card "
+        "is taken from the market and count hands (lowest wins).",
         'seed 000: "the remainder of the pack turned FACE DOWNWARDS (without shuffling)"; seed '
         '002: "The removed cards are shuffled"; RULES-NOTES: the app rule "market runs out, game '
         'ends".',
         choices=("turn-over", "shuffle", "end"),
+    )
+    nothing_to_draw: str = option(
+        "end",
+        "When a card must be drawn and none is left anywhere (the market is empty and nothing "
+        "lies under the call card): 'end' the game and count hands (lowest wins); or 'pass': "
+        "what cannot be drawn is not, and play goes on, until every player in a row has gone to "
+        "market and found nothing — the game is then blocked and hands are counted. The sheets "
+        "are silent.",
+        "RULES-NOTES: open point 'what happens when the market is empty and nothing can be "
+        "turned over (every card is in a hand)'.",
+        choices=("end", "pass"),
     )
     may_finish_on_special: bool = option(
         True,
@@ -194,13 +258,46 @@ class WhotRules:
                 raise RulesError(f"powers names card number {n}, which no Whot! card has")
         if self.straights != "off" and self.double_decking != "off":
             raise RulesError("straights and double_decking cannot both be on")
+        if self.knockout and self.star_doubling:
+            raise RulesError(
+                "knockout and star_doubling each score stars their own way: choose one"
+            )
 
     @property
     def power_of(self) -> dict[int, str]:
         return dict(self.powers)
 
+    def cards_needed(self, players: int) -> int:
+        """Cards the deal takes at a table of `players`, the card turned up included."""
+        return players * self.deal + (1 if self.opening == "turn-up" else 0)
 
-_GENERAL = WhotRules(opening="turn-up", empty_pack="shuffle")
+    def for_table(self, players: int) -> WhotRules:
+        """These rules at a table of `players`: `packs` made definite (0 follows the table's size,
+        see the option) and the deal checked against the packs. Raises RulesError."""
+        packs = self.packs
+        needed = self.cards_needed(players)
+        if not packs:
+            packs = 2 if players >= self.two_packs_from or needed > len(PACK) else 1
+        size = len(PACK) * packs
+        if needed > size:
+            more = " or set packs=2" if packs == 1 else ""
+            held = "the pack has" if packs == 1 else f"{packs} packs have"
+            raise RulesError(
+                f"{players} players with {self.deal} cards each need {needed} cards, but {held} "
+                f"{size}; deal fewer{more}"
+            )
+        if self.empty_pack == "end" and needed == size:
+            raise RulesError(
+                f"{players} players with {self.deal} cards each take the whole market, and with "
+                "empty_pack=end the game would be over before it began; deal fewer"
+            )
+        return self if packs == self.packs else replace(self, packs=packs)
+
+
+# seed 002's rule sets: a card turned up, the market shuffled when it runs out, and two packs from
+# four players ("If there are many players, (four or more), it is advisable to mix two Whot-card
+# decks into one").
+_GENERAL = WhotRules(opening="turn-up", empty_pack="shuffle", two_packs_from=4)
 
 NIGERIAN_POWERS = (
     (1, "hold_on"),
@@ -232,14 +329,19 @@ PRESETS: dict[str, WhotRules] = {
         knockout=True,
         match="elimination-100",
     ),
-    # seed 002, "In one variant": 1 Hold On, 2 Pick Two, 3 Suspension, 14 General Market.
+    # seed 002, "In one variant": 1 Hold On, 2 Pick Two, 3 Suspension, 14 General Market. The
+    # table's Pick Two is not answered: "The next player draws two cards from the deck and loses
+    # their turn".
     "variant-suspension-3": replace(
         _GENERAL,
         powers=((1, "hold_on"), (2, "pick_two"), (3, "suspension"), (14, "general_market")),
+        pick_stacking=False,
     ),
-    # seed 002, "In another variant": 1 Hold On, 4 General Market, 7 Pick Two, 8 Suspension.
+    # seed 002, "In another variant": 1 Hold On, 4 General Market, 7 Pick Two, 8 Suspension; its
+    # Pick Two is not answered either.
     "variant-pick-7": replace(
         _GENERAL,
         powers=((1, "hold_on"), (4, "general_market"), (7, "pick_two"), (8, "suspension")),
+        pick_stacking=False,
     ),
 }

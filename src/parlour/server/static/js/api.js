@@ -1,9 +1,17 @@
 // HTTP calls to the server, and the seat tokens this browser holds (localStorage, per table).
 
+/** The CSRF token of the session, from its readable cookie (none when nobody is logged in): every
+ * write carries it, as the server asks of writes a session cookie authenticates. */
+function csrf() {
+  const m = document.cookie.match(/(?:^|;\s*)parlour_csrf=([^;]+)/);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
 export async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body),
-  };
+  const headers = {"content-type": "application/json"};
+  const token = csrf();
+  if (token) headers["x-csrf-token"] = token;
+  const init = body === undefined ? {} : {method: "POST", headers, body: JSON.stringify(body)};
   const r = await fetch(path, init);
   let data = null;
   try { data = await r.json(); } catch { data = null; }
@@ -35,4 +43,13 @@ export function forget(code) {
   const all = myTables();
   delete all[code];
   localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+/** The logged-in account ({username, csrf, profile}), or null: asked of the server once a page. */
+let who;
+export function account() {
+  if (who === undefined) {
+    who = csrf() ? fetch("/api/account").then((r) => (r.ok ? r.json() : null)).catch(() => null) : Promise.resolve(null);
+  }
+  return who;
 }

@@ -55,6 +55,17 @@ export function announce(text) {
   if (el) { el.textContent = ""; setTimeout(() => { el.textContent = text; }, 30); }
 }
 
+/** A time span in words for a clock: "45 s", "12 min", "5 h 12 min", "2 days 3 h". */
+export function duration(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 120) return `${s} s`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return `${min} min`;
+  const hours = Math.floor(min / 60);
+  if (hours < 48) return `${hours} h` + (min % 60 ? ` ${min % 60} min` : "");
+  return `${Math.floor(hours / 24)} days` + (hours % 24 ? ` ${hours % 24} h` : "");
+}
+
 let toastTimer = 0;
 /** A visible message that goes away by itself (errors from the server, copy confirmations). */
 export function toast(text, kind = "error") {

@@ -1,7 +1,16 @@
 // The lobby: open a table (game, rules and their options, seats and bots, clock, match),
-// join one by code, the open tables, and this browser's finished games.
-import { api, myTables, remember } from "./api.js";
-import { h, fill, toast } from "./dom.js";
+// join one by code, the open tables, this browser's finished games and whose turn it is in them,
+// the tournaments, the account and leaderboards.
+import { account, api, myTables, remember } from "./api.js";
+import { h, fill, toast, duration } from "./dom.js";
+import { listTournaments } from "./tournament.js";
+
+// Bot speed in words: the pause before each bot move ("" = the server's own pace).
+const SPEEDS = [["", "normal"], ["2", "slow: 2 seconds a move"], ["0.3", "fast: a third of a second"]];
+
+// Correspondence play: a move within hours or days, the game kept however long it takes.
+const CORRESPONDENCE = [["", "no: play now"], ["43200", "a move within 12 hours"], ["86400", "a move within a day"],
+  ["172800", "a move within 2 days"], ["259200", "a move within 3 days"], ["604800", "a move within 7 days"]];
 
 const MATCHES = [
   ["", "the rules' own"], ["single", "one game"], ["rounds-3", "3 rounds"], ["rounds-5", "5 rounds"],
@@ -15,11 +24,17 @@ export async function lobby(root) {
   try {
     games = await api("/api/games");
   } catch (e) {
-    fill(root, h("p", {class: "problem"}, "The server did not answer: " + e.message));
+    // a request that never reached the server (a TypeError from fetch): offline, or no server
+    const unreachable = !navigator.onLine || e instanceof TypeError;
+    fill(root, h("div", {class: "card"}, h("h1", {}, unreachable ? "You are offline, or the server is not running" : "The server did not answer"),
+      h("p", {}, unreachable ? "parlour is installed on this device, but its games are played on the server: " +
+        "connect to the network (the same Wi-Fi as the server) and try again." : e.message),
+      h("p", {}, h("button", {type: "button", class: "primary", onclick: () => location.reload()}, "Try again"))));
     return;
   }
   const byName = Object.fromEntries(games.map((g) => [g.name, g]));
-  const lastName = localStorage.getItem("parlour:name") || "";
+  const me = await account();
+  const lastName = me?.username || localStorage.getItem("parlour:name") || "";
 
   const gameSel = h("select", {id: "game", name: "game"},
     games.map((g) => h("option", {value: g.name}, g.title)));
@@ -30,7 +45,10 @@ export async function lobby(root) {
   const seatsBox = h("div", {class: "seats-config", id: "seats-config"});
   const nameIn = h("input", {id: "name", name: "name", maxlength: 32, required: true, value: lastName,
     autocomplete: "nickname", placeholder: "your name"});
-  const clockIn = h("input", {id: "clock", type: "number", min: 0, max: 3600, step: 5, value: 0, inputmode: "numeric"});
+  const clockIn = h("input", {id: "clock", type: "number", min: 0, max: 3600, step: 1, value: 0, inputmode: "numeric"});
+  const speedSel = h("select", {id: "bot-speed"}, SPEEDS.map(([v, t]) => h("option", {value: v}, t)));
+  const rulesLink = h("a", {id: "rules-link", href: "#"}, "Read these rules");
+  const learnLink = h("a", {id: "learn-link", href: "#", hidden: true}, "Learn to play (a short tutorial)");
   const matchSel = h("select", {id: "match"}, MATCHES.map(([v, t]) => h("option", {value: v}, t)));
   const createBtn = h("button", {type: "submit", id: "create", class: "primary"}, "Open the table");
 
@@ -44,12 +62,15 @@ export async function lobby(root) {
     const [lo, hi] = g.players;
     fill(players, range(lo, hi).map((n) => h("option", {value: n, selected: n === g.default_players}, `${n} players`)));
     summary.textContent = g.summary;
+    learnLink.hidden = !g.web?.tutorial;
+    learnLink.href = `/learn/${g.name}`;
     drawOptions();
     drawSeats();
   }
 
   function drawOptions() {
     const g = game();
+    rulesLink.href = `/rules/${g.name}?preset=${encodeURIComponent(presetSel.value)}`;
     const values = g.preset_rules[presetSel.value] || {};
     optionInputs = {};
     fill(optionsBox, g.options.map((o) => {
@@ -57,19 +78,16 @@ export async function lobby(root) {
       let input;
       const id = "opt-" + o.name;
       if (o.type === "bool") input = h("input", {type: "checkbox", id, checked: !!v});
-      else if (o.type.startsWith("list") && o.choices.length) {
-        // several of a fixed set (Whot! declarations, WHOT's powers): one checkbox each
-        input = h("fieldset", {id, class: "multi", "data-multi": "1"},
-          h("legend", {class: "sr-only"}, o.name.replaceAll("_", " ")),
-          o.choices.map((c) => h("label", {}, h("input", {type: "checkbox", value: c, checked: (v || []).includes(c)}), " ", c)));
-      } else if (o.choices.length) input = h("select", {id}, o.choices.map((c) => h("option", {value: c, selected: String(v) === c}, c)));
+      else if (o.type === "map") input = mapEditor(id, o, v || {});
+      else if (o.type.startsWith("list") && o.choices.length) input = multiChoice(id, o, v || []);
+      else if (o.choices.length) input = h("select", {id}, o.choices.map((c) => h("option", {value: c, selected: String(v) === c}, c)));
       else if (o.type === "int") input = h("input", {type: "number", id, value: v, step: 1, inputmode: "numeric"});
-      else if (o.type === "map") input = h("input", {type: "text", id, value: Object.entries(v || {}).map(([k, x]) => `${k}:${x}`).join(", ")});
       else if (o.type.startsWith("list")) input = h("input", {type: "text", id, value: (v || []).join(", ")});
       else input = h("input", {type: "text", id, value: v ?? ""});
       optionInputs[o.name] = {input, option: o, initial: readInput(input, o)};
-      return h("div", {class: "option"},
-        h("label", {for: id}, o.name.replaceAll("_", " ")), input,
+      const label = o.name.replaceAll("_", " ");
+      return h("div", {class: "option" + (o.type === "map" ? " option-map" : "")},
+        o.type === "map" ? h("span", {class: "option-name", id: id + "-label"}, label) : h("label", {for: id}, label), input,
         h("small", {}, o.doc));
     }));
   }
@@ -80,12 +98,16 @@ export async function lobby(root) {
     const rows = [];
     for (let i = 0; i < n; i++) {
       if (i === 0) { rows.push(h("li", {}, h("span", {class: "seatno"}, "Seat 1"), " you")); continue; }
+      const levels = g.levels?.length ? g.levels : g.bots.map((b) => ({name: b, bot: b, words: ""}));
+      const preferred = levels.find((lv) => lv.name === "hard") || levels[0];
       const sel = h("select", {"data-seat": i, "aria-label": `Seat ${i + 1}`},
         h("option", {value: ""}, "a friend (invite)"),
-        g.bots.map((b) => h("option", {value: b, selected: b === (g.bots.includes("hint") ? "hint" : g.bots[0])}, `${b} bot`)));
+        levels.map((lv) => h("option", {value: lv.bot, selected: lv === preferred, title: lv.words}, `bot: ${lv.name}`)));
       rows.push(h("li", {}, h("span", {class: "seatno"}, `Seat ${i + 1}`), " ", sel));
     }
-    fill(seatsBox, h("ul", {class: "plain"}, rows));
+    const levels = (g.levels || []).filter((lv) => lv.words);
+    fill(seatsBox, h("ul", {class: "plain"}, rows),
+      n > 1 && levels.length ? h("dl", {class: "levels-legend"}, levels.map((lv) => [h("dt", {}, lv.name), h("dd", {}, lv.words + ".")])) : null);
   }
 
   function overrides() {
@@ -101,17 +123,40 @@ export async function lobby(root) {
   presetSel.addEventListener("change", drawOptions);
   players.addEventListener("change", drawSeats);
 
+  const corrSel = h("select", {id: "correspondence"}, CORRESPONDENCE.map(([v, t]) => h("option", {value: v}, t)));
+  const timeoutSel = h("select", {id: "on-timeout"},
+    h("option", {value: "move"}, "the move it must make is played for them"),
+    h("option", {value: "bot"}, "a bot takes their seat"));
+  const timeoutRow = h("div", {class: "row", hidden: true}, h("label", {for: "on-timeout"}, "Out of time"), timeoutSel);
+  corrSel.addEventListener("change", () => { timeoutRow.hidden = !corrSel.value; });
+  const privateIn = h("input", {type: "checkbox", id: "private"});
+  // rated tables are for accounts: every person seated is logged in (bots are rated too)
+  const ratedIn = h("input", {type: "checkbox", id: "rated", disabled: !me, "aria-describedby": "rated-why"});
+  const ratedWhy = h("small", {id: "rated-why", class: "muted"}, me
+    ? "every person at the table is logged in; the result moves everyone's rating"
+    : h("span", {}, h("a", {href: "/account"}, "Log in"), " to play rated games"));
+  const idleSel = h("select", {id: "on-idle"},
+    h("option", {value: "bot"}, "is replaced by a bot"),
+    h("option", {value: "free"}, "frees the seat for someone else"),
+    h("option", {value: "never"}, "keeps the seat (the game waits)"));
   const form = h("form", {id: "create-form", class: "card"},
     h("h2", {}, "Open a table"),
     h("div", {class: "row"}, h("label", {for: "game"}, "Game"), gameSel),
     summary,
-    h("div", {class: "row"}, h("label", {for: "preset"}, "Rules"), presetSel),
+    h("div", {class: "row"}, h("label", {for: "preset"}, "Rules"), presetSel, rulesLink),
+    h("p", {class: "learn-row"}, learnLink),
     h("details", {class: "opts"}, h("summary", {}, "Rule options"), optionsBox),
     h("div", {class: "row"}, h("label", {for: "players"}, "Seats"), players),
     seatsBox,
+    h("div", {class: "row"}, h("label", {for: "bot-speed"}, "Bot speed"), speedSel),
     h("div", {class: "row"}, h("label", {for: "clock"}, "Move clock (seconds, 0 = none)"), clockIn),
     h("div", {class: "row"}, h("label", {for: "match"}, "Match"), matchSel),
+    h("div", {class: "row"}, h("label", {for: "correspondence"}, "By correspondence"), corrSel),
+    timeoutRow,
     h("div", {class: "row"}, h("label", {for: "name"}, "Your name"), nameIn),
+    h("div", {class: "row"}, h("label", {}, privateIn, " Private: not listed, friends join by the link")),
+    h("div", {class: "row"}, h("label", {}, ratedIn, " Rated"), ratedWhy),
+    h("div", {class: "row"}, h("label", {for: "on-idle"}, "A player gone for 5 minutes"), idleSel),
     createBtn);
 
   form.addEventListener("submit", async (e) => {
@@ -125,7 +170,18 @@ export async function lobby(root) {
       options: overrides(), bots, name};
     const clock = Number(clockIn.value);
     if (clock > 0) body.move_clock = clock;
+    if (speedSel.value) body.bot_delay = Number(speedSel.value);
     if (matchSel.value) body.match = matchSel.value;
+    body.private = privateIn.checked;
+    if (ratedIn.checked) body.rated = true;
+    if (idleSel.value === "never") body.idle_timeout = 0;
+    else body.on_idle = idleSel.value;
+    if (corrSel.value) {
+      body.correspondence = true;
+      body.move_clock = Number(corrSel.value);
+      body.on_timeout = timeoutSel.value;
+      delete body.idle_timeout;
+    }
     createBtn.disabled = true;
     try {
       const t = await api("/api/tables", body);
@@ -150,33 +206,133 @@ export async function lobby(root) {
     else toast("A table code is 4 to 12 letters and digits.");
   });
 
+  const accountCard = h("section", {class: "card", id: "account-card"}, h("h2", {}, "Players"),
+    me ? h("p", {}, "Logged in as ", h("a", {href: me.profile, id: "profile-link"}, me.username), " · ", h("a", {href: "/account"}, "account"))
+      : h("p", {}, h("a", {href: "/account", id: "account-link"}, "Log in or sign up"), h("span", {class: "muted"}, " (optional: for rated games)")),
+    h("p", {class: "small"}, "Leaderboards: ", games.map((g, i) => [i ? " · " : "", h("a", {href: `/leaderboard/${g.name}`}, g.title)])));
   const openList = h("ul", {id: "open-tables", class: "tables"});
   const doneList = h("ul", {id: "my-games", class: "tables"});
+  const tournamentList = h("ul", {id: "lobby-tournaments", class: "tables"});
+  const turnList = h("ul", {id: "my-turns", class: "tables"});
   fill(root,
+    // first, above the form: a phone shows the games waiting for you without scrolling
+    h("section", {class: "card", id: "turns-card", hidden: true}, h("h2", {}, "Your turn"), turnList),
     h("div", {class: "lobby"}, form,
-      h("div", {class: "side"}, joinForm,
-        h("section", {class: "card"}, h("h2", {}, "Open tables"), openList),
-        h("section", {class: "card"}, h("h2", {}, "Your finished games"), doneList),
+      h("div", {class: "side"}, accountCard,
+        h("section", {class: "card", id: "quick-card"}, h("h2", {}, "Quick match"),
+          h("p", {}, "Play now with people of about your rating (bots too, if you like): ",
+            h("a", {href: "/quick", id: "quick-link"}, "find a match"), ".")),
+        joinForm,
+        h("section", {class: "card"}, h("h2", {}, "Tables waiting for players"), openList),
+        h("section", {class: "card"}, h("h2", {}, "Tournaments"), tournamentList,
+          h("p", {class: "small"}, h("a", {href: "/tournaments", id: "tournaments-link"}, "Every tournament, or make one"))),
+        h("section", {class: "card"}, h("h2", {}, "Your finished games"), doneList,
+          h("p", {class: "small"}, h("a", {href: "/review"}, "Review a game from a record file"))),
         h("p", {class: "small"}, "The HTTP API: ", h("a", {href: "/docs"}, "/docs"), "."))));
+  // /?game=NAME&preset=NAME (from a rules page): that game and rule set chosen
+  const asked = new URLSearchParams(location.search);
+  if (byName[asked.get("game")]) gameSel.value = asked.get("game");
   drawPresets();
+  if (game().presets.includes(asked.get("preset"))) { presetSel.value = asked.get("preset"); drawOptions(); }
   listTables(openList, byName);
   listFinished(doneList, byName);
+  listTournaments(tournamentList, 5);
+  listTurns(turnList);
+}
+
+/** The tables where this browser holds a seat, and whose turn it is at each (GET /api/my-turns):
+ * shown when there is at least one game going on. */
+async function listTurns(ul) {
+  const tokens = [...new Set(Object.values(myTables()).map((t) => t.token).filter(Boolean))].slice(0, 50);
+  if (!tokens.length) return;
+  let rows = [];
+  try {
+    const r = await fetch("/api/my-turns", {headers: {"X-Seat-Tokens": tokens.join(",")}});
+    if (!r.ok) return;
+    rows = (await r.json()).filter((x) => x.status === "playing");
+  } catch { return; }
+  if (!rows.length) return;
+  const now = Date.now() / 1000;
+  fill(ul, rows.map((x) => h("li", {class: x.your_turn ? "yours" : ""},
+    h("a", {href: x.link}, `${x.title} · ${x.code}`), " ",
+    h("span", {class: x.your_turn ? "" : "muted"}, x.your_turn ? "your turn" : "waiting for the others"),
+    x.your_turn && x.deadline ? h("span", {class: "muted"}, ` · ${duration(x.deadline - now)} left`) : null,
+    x.correspondence ? h("span", {class: "muted small"}, " · by correspondence") : null)));
+  ul.closest("section").hidden = false;
+}
+
+/** Several of a fixed set (a list option with choices): one checkbox each. A list has an order,
+ * so the value is the choices in the order they were ticked, and each ticked box shows its place
+ * in it ("1", "2", ...): an option where the order matters says so in its words. */
+function multiChoice(id, option, value) {
+  const order = value.filter((c) => option.choices.includes(c));
+  const places = new Map();
+  const box = h("fieldset", {id, class: "multi", "data-multi": "1"},
+    h("legend", {class: "sr-only"}, option.name.replaceAll("_", " ")));
+  const number = () => {
+    for (const [c, place] of places) {
+      const i = order.indexOf(c);
+      place.textContent = i < 0 ? "" : `(${i + 1})`;
+    }
+    box.dataset.order = JSON.stringify(order);
+  };
+  for (const c of option.choices) {
+    const tick = h("input", {type: "checkbox", value: c, checked: order.includes(c)});
+    const place = h("span", {class: "muted small", "data-place": c});
+    places.set(c, place);
+    tick.addEventListener("change", () => {
+      const i = order.indexOf(c);
+      if (tick.checked && i < 0) order.push(c);
+      else if (!tick.checked && i >= 0) order.splice(i, 1);
+      number();
+    });
+    box.append(h("label", {}, tick, " ", c, " ", place));
+  }
+  number();
+  return box;
 }
 
 function readInput(input, option) {
   if (option.type === "bool") return input.checked;
-  if (input.dataset.multi) return [...input.querySelectorAll("input:checked")].map((x) => x.value);
+  if (input.dataset.multi) return JSON.parse(input.dataset.order);
   if (option.type === "int" && !option.choices.length) return Number(input.value);
   if (option.type === "map") {
     const out = {};
-    for (const part of input.value.split(",").map((x) => x.trim()).filter(Boolean)) {
-      const [k, v] = part.split(":").map((x) => x.trim());
-      out[k] = v;
+    for (const row of input.querySelectorAll(".map-row")) {
+      const k = row.querySelector(".map-key").value.trim();
+      const v = row.querySelector(".map-value").value.trim();
+      if (k && v) out[k] = v;
     }
     return out;
   }
   if (option.type.startsWith("list")) return input.value.split(",").map((x) => x.trim()).filter(Boolean);
   return input.value;
+}
+
+/** A map option (number -> power, say): one row per entry, each key and value editable, rows
+ * added and removed; values from the option's choices where it has them. */
+function mapEditor(id, option, value) {
+  const rows = h("div", {class: "map-rows"});
+  const box = h("div", {id, class: "map-editor", role: "group", "aria-labelledby": id + "-label", "data-map": "1"}, rows);
+  const addRow = (k = "", v = "") => {
+    const key = h("input", {type: "text", class: "map-key", value: k, size: 4, inputmode: "numeric",
+      "aria-label": `${option.name.replaceAll("_", " ")}: key`});
+    const val = option.choices.length
+      ? h("select", {class: "map-value", "aria-label": "its value"},
+        option.choices.map((c) => h("option", {value: c, selected: c === v}, c.replaceAll("_", " "))))
+      : h("input", {type: "text", class: "map-value", value: v, "aria-label": "its value"});
+    const del = h("button", {type: "button", class: "small-btn map-del", "aria-label": `remove ${k || "this row"}`}, "Remove");
+    const row = h("div", {class: "map-row"}, key, h("span", {"aria-hidden": "true"}, "→"), val, del);
+    del.addEventListener("click", () => row.remove());
+    rows.append(row);
+    return key;
+  };
+  const entries = Object.entries(value).sort((a, b) => Number(a[0]) - Number(b[0]) || a[0].localeCompare(b[0]));
+  for (const [k, v] of entries) addRow(k, v);
+  const add = h("button", {type: "button", class: "small-btn map-add"}, "Add one");
+  add.addEventListener("click", () => addRow().focus());
+  box.append(add);
+  return box;
 }
 
 function range(lo, hi) { const out = []; for (let i = lo; i <= hi; i++) out.push(i); return out; }
@@ -185,16 +341,12 @@ async function listTables(ul, byName) {
   let tables = [];
   try { tables = await api("/api/tables"); } catch (e) { fill(ul, h("li", {}, "(could not load: " + e.message + ")")); return; }
   const mine = myTables();
-  if (!tables.length) { fill(ul, h("li", {class: "muted"}, "No open tables yet.")); return; }
-  fill(ul, tables.slice(0, 30).map((t) => {
-    const free = t.seats.filter((s) => !s.filled).length;
-    const names = t.seats.map((s) => s.name || "—").join(", ");
-    return h("li", {},
-      h("a", {href: "/t/" + t.code}, (byName[t.game]?.title || t.game) + " · " + t.code),
-      " ", h("span", {class: "muted"}, `${t.preset || "house rules"} · ${t.status}` +
-        (free ? ` · ${free} free seat${free > 1 ? "s" : ""}` : "") + (mine[t.code] ? " · your seat" : "")),
-      h("div", {class: "small"}, names));
-  }));
+  if (!tables.length) { fill(ul, h("li", {class: "muted"}, "No tables are waiting for players.")); return; }
+  // only tables waiting for players are listed, and not who sits at them
+  fill(ul, tables.slice(0, 30).map((t) => h("li", {},
+    h("a", {href: "/t/" + t.code}, (t.title || byName[t.game]?.title || t.game) + " · " + t.code),
+    " ", h("span", {class: "muted"}, `${t.preset || "house rules"} · ${t.players} players` +
+      ` · ${t.free} free seat${t.free === 1 ? "" : "s"}` + (t.rated ? " · rated" : "") + (mine[t.code] ? " · your seat" : "")))));
 }
 
 async function listFinished(ul, byName) {
@@ -209,6 +361,7 @@ async function listFinished(ul, byName) {
     return h("li", {},
       h("a", {href: "/t/" + g.table}, `${byName[g.game]?.title || g.game} · ${g.table} #${g.number + 1}`),
       " ", h("span", {class: "muted"}, winners.length ? "won by " + winners.join(" & ") : ""),
+      " ", h("a", {href: `/review/${g.id}`, class: "small review-link"}, "review"),
       " ", h("a", {href: `/api/history/${g.id}/record`, download: `parlour-${g.id}.json`, class: "small"}, "record"));
   }));
 }

@@ -1,23 +1,35 @@
-// A table: the connection, the seats and whose turn, the clock, the log in words, the match
-// scoreboard, the result, hints, host controls. What is drawn of the game itself belongs to the
-// game's module in ./games/ (see ./games/README.md for the contract).
+// A table: the connection, the seats and whose turn, the clock, what happened since your last
+// turn, the log in words, chat, the match scoreboard, the result, hints, inviting friends, host
+// controls (next game, rematch, close). What is drawn of the game itself belongs to the game's own
+// module, served from its folder (see docs/architecture.md, "A game in the browser"); view
+// messages are played to it one at a time, so that its animations run in order (js/motion.js).
 import { api, remember, seatOf } from "./api.js";
-import { h, fill, toast, announce } from "./dom.js";
+import { h, s, fill, toast, announce, duration } from "./dom.js";
+import { motion } from "./motion.js";
+import { sound } from "./sound.js";
+import { chatPanel } from "./chat.js";
+import { invitePanel, copyText } from "./invite.js";
 
-const MODULES = {"whot": "whot", "sorry": "sorry", "whoswho-tricks": "whoswho", "whoswho-books": "whoswho"};
 
 export async function table(root, code) {
   let info;
   try {
     info = await api("/api/tables/" + code);
   } catch (e) {
-    fill(root, h("div", {class: "card"}, h("h2", {}, "No table " + code),
+    fill(root, h("div", {class: "card"}, h("h1", {}, "No table " + code),
       h("p", {}, e.message), h("p", {}, h("a", {href: "/"}, "Back to the lobby"))));
     return;
   }
   const t = new TablePage(root, code, info);
-  await t.start();
   window.parlourTable = t; // for the browser tests and the curious
+  await t.start();
+}
+
+/** A small stopwatch drawn in SVG (no emoji font needed). */
+function clockIcon() {
+  return s("svg", {viewBox: "0 0 16 16", width: 16, height: 16, class: "clock-icon", "aria-hidden": "true"},
+    s("circle", {cx: 8, cy: 9, r: 6, fill: "none", stroke: "currentColor", "stroke-width": 1.8}),
+    s("path", {d: "M8 9V5.5M6.5 1.5h3", stroke: "currentColor", "stroke-width": 1.8, "stroke-linecap": "round"}));
 }
 
 class TablePage {
@@ -30,57 +42,95 @@ class TablePage {
     this.isHost = false;
     this.ws = null;
     this.retry = 0;
-    this.msg = null;
-    this.log = [];
+    this.msg = null;        // the view message drawn last
+    this.view = null;       // the whole view of the last message received (patches lay over it)
+    this.inbox = [];        // view messages received, waiting to be played in order
+    this.pumping = false;
+    this.lines = [];        // the log: {text, cls}
+    this.eventsSeen = 0;    // events of the current game in the log
     this.logGame = -1;
+    this.turnEndedAt = null; // log length when this seat's last turn ended
     this.pending = false;
     this.renderer = null;
     this.closed = false;
     this.clockSeat = null;
     this.clockEnd = 0;
+    this.whyWaiting = new Map();
+    this.motion = motion;
+    this.sound = sound;
     this.build();
   }
 
   build() {
     const i = this.info;
     document.title = `${i.title} · ${this.code} · parlour`;
+    const muted = sound.muted();
     this.el = {
       title: h("h1", {class: "table-title"}, i.title),
-      rules: h("span", {class: "muted"}),
-      invite: h("button", {type: "button", id: "copy-link", class: "small-btn"}, "Copy invite link"),
+      rules: h("span", {class: "muted table-rules"}),
+      code: h("code", {class: "code", title: "table code"}, this.code),
+      inviteBtn: h("button", {type: "button", id: "copy-link", class: "small-btn", "aria-expanded": "false",
+        "aria-controls": "invite-box"}, "Invite"),
+      rulesLink: h("a", {class: "small-btn button-link", id: "rules-link", href: `/rules/${i.game}`}, "Rules"),
+      mute: h("button", {type: "button", id: "mute", class: "small-btn", "aria-pressed": muted ? "true" : "false"},
+        muted ? "Sound off" : "Sound on"),
       status: h("p", {class: "turn", id: "turn", "aria-live": "polite"}),
-      clock: h("span", {class: "clock", id: "clock", role: "timer", hidden: true}),
+      clock: h("span", {class: "clock", id: "clock", role: "timer", hidden: true}, clockIcon(), h("span", {class: "clock-left"})),
+      since: h("p", {class: "since", id: "since", hidden: true}),
       join: h("div", {class: "join card", id: "join", hidden: true}),
+      inviteBox: h("div", {id: "invite-box", hidden: true}),
+      rematch: h("div", {class: "rematch-note card", id: "rematch-note", hidden: true}),
       players: h("ul", {class: "players", id: "players", "aria-label": "Players"}),
+      playersTop: h("div", {class: "players-top"}),
+      playersBelow: h("section", {class: "card players-card", hidden: true}, h("h2", {}, "Players")),
       board: h("section", {class: "board", id: "board", "aria-label": "The game"}),
       hintBtn: h("button", {type: "button", id: "hint", disabled: true, title: "What would the hint bot play? (key: H)"}, "Hint"),
       hintText: h("span", {class: "hint-text", id: "hint-text", "aria-live": "polite"}),
       moves: h("div", {class: "all-moves", id: "all-moves"}),
       result: h("section", {class: "result card", id: "result", hidden: true, "aria-live": "polite"}),
-      log: h("ol", {class: "log", id: "log", "aria-label": "What happened"}),
+      log: h("ol", {class: "log", id: "log", tabindex: 0, "aria-label": "What happened"}),
       score: h("div", {class: "scoreboard", id: "scoreboard"}),
       host: h("div", {class: "host", id: "host-controls", hidden: true}),
-      conn: h("span", {class: "conn", id: "conn"}, "connecting…"),
+      conn: h("span", {class: "conn", id: "conn", role: "status"}, "connecting…"),
     };
     const e = this.el;
-    e.invite.addEventListener("click", () => this.copyLink());
+    this.chat = chatPanel({
+      code: this.code,
+      seat: () => this.seat,
+      seats: () => this.info.seats,
+      say: (text) => this.sendJSON({type: "chat", text}),
+      onLine: (l) => { if (l.seat !== this.seat) sound.play("chat"); },
+    });
+    e.inviteBtn.addEventListener("click", () => this.toggleInvite());
     e.hintBtn.addEventListener("click", () => this.askHint());
+    e.mute.addEventListener("click", () => {
+      const on = !sound.muted();
+      sound.setMuted(on);
+      e.mute.setAttribute("aria-pressed", on ? "true" : "false");
+      e.mute.textContent = on ? "Sound off" : "Sound on";
+    });
+    e.playersTop.append(e.players);
     fill(this.root,
       h("div", {class: "table-page"},
         h("header", {class: "table-head"},
-          h("div", {}, e.title, " ", e.rules),
-          h("div", {class: "head-right"}, h("code", {class: "code", title: "table code"}, this.code), " ", e.invite, " ", e.conn)),
+          h("div", {class: "table-name"}, e.title, " ", e.rules),
+          h("div", {class: "head-right"}, e.code, e.inviteBtn, e.rulesLink, e.mute, e.conn)),
+        e.rematch,
+        e.inviteBox,
         e.join,
-        e.players,
+        e.playersTop,
         h("div", {class: "turn-line"}, e.status, e.clock),
+        e.since,
         e.board,
         h("div", {class: "actions"}, e.hintBtn, e.hintText),
         e.result,
+        e.host,
         h("details", {class: "moves-box"}, h("summary", {}, "All legal moves (keyboard)"), e.moves),
         h("div", {class: "below"},
           h("section", {class: "card"}, h("h2", {}, "Log"), e.log),
-          h("section", {class: "card"}, h("h2", {}, "Scoreboard"), e.score)),
-        e.host));
+          this.chat.el,
+          h("section", {class: "card"}, h("h2", {}, "Scoreboard"), e.score),
+          e.playersBelow)));
     document.addEventListener("keydown", (ev) => {
       if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLTextAreaElement) return;
       if (ev.key === "h" || ev.key === "H") { if (!e.hintBtn.disabled) this.askHint(); }
@@ -89,9 +139,12 @@ class TablePage {
   }
 
   async start() {
-    const mod = MODULES[this.info.game];
+    // The game's own module and stylesheet, from its folder (its manifest says which files).
+    const web = this.info.web;
+    if (web?.stylesheet) document.head.append(h("link", {rel: "stylesheet", href: web.stylesheet}));
     try {
-      const m = await import(`./games/${mod}.js`);
+      if (!web?.module) throw new Error(`${this.info.game} has no browser module`);
+      const m = await import(web.module);
       this.renderer = m.mount(this.el.board, this.context());
     } catch (err) {
       console.error(err);
@@ -109,15 +162,33 @@ class TablePage {
       name: (player) => this.playerName(player),
       send: (move) => this.send(move),
       announce,
+      sound: (name) => sound.play(name),
+      motion,
+      why: (move) => this.explain(move),
+      toast: (text) => toast(text, "info"),
     };
   }
 
   playerName(player) {
-    const seats = this.msg?.seats || this.info.seats.map((s) => s.seat);
+    const seats = this.msg?.seats || this.info.seats.map((x) => x.seat);
     const seat = seats[player];
-    const s = this.info.seats[seat];
-    const base = s?.name || `Seat ${seat + 1}`;
+    const st = this.info.seats[seat];
+    const base = st?.name || `Seat ${seat + 1}`;
     return seat === this.seat ? `${base} (you)` : base;
+  }
+
+  playerNameOfSeat(seat) {
+    const st = this.info.seats[seat];
+    return st?.name || `Seat ${seat + 1}`;
+  }
+
+  /** A legal move in words, from the game's module where it says (else its text). */
+  moveWords(text, fields) {
+    try {
+      const w = fields && this.renderer?.words?.(fields);
+      if (w) return w;
+    } catch (err) { console.error(err); }
+    return text;
   }
 
   // --- the connection ---------------------------------------------------------------------
@@ -146,11 +217,40 @@ class TablePage {
     });
   }
 
+  sendJSON(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { toast("Not connected; reconnecting…"); return false; }
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
   send(move) {
     if (!this.msg || this.pending) return;
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { toast("Not connected; reconnecting…"); return; }
-    this.pending = true;
-    this.ws.send(JSON.stringify({type: "move", move, ply: this.msg.ply}));
+    if (!this.msg.legal.includes(move)) { this.explain(move); return; }
+    if (this.sendJSON({type: "move", move, ply: this.msg.ply})) this.pending = true;
+  }
+
+  /** Say why a move cannot be played now: not this seat's turn (known here), else the rules'
+   * reason as the server gives it (a `why` request changes nothing). */
+  async explain(move) {
+    const m = this.msg;
+    if (!m || m.result) { toast("The game is over.", "info"); return; }
+    if (this.seat === null) { toast("You are watching this table: take a seat to play.", "info"); return; }
+    if (!m.legal.length) {
+      const who = m.to_play !== null && m.to_play !== undefined ? this.playerNameOfSeat(m.to_play) : "another player";
+      const text = `Not your turn: ${who} is to play.`;
+      toast(text, "info"); announce(text);
+      return;
+    }
+    const answer = await new Promise((resolve) => {
+      this.whyWaiting.set(move, resolve);
+      if (!this.sendJSON({type: "why", move})) resolve(null);
+      setTimeout(() => resolve(null), 4000);
+    });
+    this.whyWaiting.delete(move);
+    if (!answer || answer.legal) return;
+    const text = `You cannot do that now: ${answer.reason || "the rules do not allow it"}.`;
+    toast(text, "info");
+    announce(text);
   }
 
   askHint() {
@@ -169,22 +269,36 @@ class TablePage {
         this.seat = m.seat;
         this.isHost = m.host;
         this.drawTable(m.table);
+        this.chat.refresh();
         break;
       case "table":
         this.drawTable(m.table);
+        this.chat.refresh();
         break;
       case "view":
-        this.pending = false;
-        this.drawView(m);
+        this.inbox.push(this.whole(m));
+        this.pump();
         break;
       case "hint":
         if (this.msg && m.ply === this.msg.ply) {
-          this.el.hintText.textContent = `Hint: ${m.move} — ${this.named(m.why)}`;
-          this.renderer?.hint?.(m.move);
+          const why = String(m.why || "").replace(/^hint:\s*/i, "");
+          this.el.hintText.textContent = `Hint: ${this.moveWords(m.move, m.fields)}` + (why ? ` — ${why}` : "");
+          this.renderer?.hint?.(m.move, m.fields);
         }
         break;
       case "clock":
-        announce(`${this.playerNameOfSeat(m.seat)} ran out of time: ${m.move}`);
+        this.timedOut(m);
+        break;
+      case "chat":
+        this.chat.add(m.lines || []);
+        break;
+      case "why": {
+        const resolve = this.whyWaiting.get(m.move);
+        if (resolve) resolve(m);
+        break;
+      }
+      case "rematch":
+        this.goToRematch(m.code);
         break;
       case "closed":
         this.closed = true;
@@ -192,10 +306,9 @@ class TablePage {
         break;
       case "error":
         this.pending = false;
-        if (m.code === "illegal" || m.code === "late" || m.code === "not_your_turn") toast(m.message);
-        else if (m.code === "unknown_token") { this.mine = null; this.seat = null; }
+        if (m.code === "unknown_token") { this.mine = null; this.seat = null; }
         else toast(m.message);
-        if (m.code === "late" || m.code === "not_your_turn") this.ws?.send(JSON.stringify({type: "view"}));
+        if (m.code === "stale" || m.code === "not_your_turn") this.ws?.send(JSON.stringify({type: "view"}));
         if (this.el.hintText.textContent === "thinking…") this.el.hintText.textContent = "";
         break;
       default:
@@ -203,17 +316,63 @@ class TablePage {
     }
   }
 
-  /** Engine and bot texts say "P2" or "seat 2" for game player 2: put names in. */
-  named(text) {
-    return String(text).replace(/\b(?:P|[Ss]eat )(\d)\b/g, (m, d) => {
-      const p = Number(d) - 1;
-      return this.msg && p < this.msg.seats.length ? this.playerName(p) : m;
-    });
+  /** A view message with its whole view: a patch (only the keys that changed, and the keys
+   * gone) is laid over the view this connection was sent before. */
+  whole(m) {
+    if (m.patch && this.view) {
+      const view = {...this.view, ...m.view};
+      for (const k of m.removed || []) delete view[k];
+      m.view = view;
+    }
+    this.view = m.view;
+    return m;
   }
 
-  playerNameOfSeat(seat) {
-    const s = this.info.seats[seat];
-    return s?.name || `Seat ${seat + 1}`;
+  /** Play the waiting view messages one at a time: the game's animation of each one's events,
+   * then its view drawn. */
+  async pump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.inbox.length) {
+        const m = this.inbox.shift();
+        motion.backlog = this.inbox.length;
+        const prev = this.msg;
+        const animate = this.renderer?.animate && prev && prev.game_number === m.game_number &&
+          m.events_from > 0 && m.events?.length && !motion.reduced() && this.inbox.length < 8;
+        if (animate) {
+          this.el.board.setAttribute("aria-busy", "true");
+          try {
+            await Promise.race([this.renderer.animate(m, motion), motion.wait(6000)]);
+          } catch (err) { console.error(err); }
+          this.el.board.removeAttribute("aria-busy");
+        }
+        this.drawView(m);
+      }
+    } finally {
+      motion.backlog = 0;
+      this.pumping = false;
+    }
+  }
+
+  timedOut(m) {
+    const who = this.playerNameOfSeat(m.seat);
+    const you = m.seat === this.seat;
+    const what = this.moveWords(m.move, m.fields);
+    const text = `${you ? "You" : who} ran out of time: ${/^[A-Z]/.test(what) ? what.charAt(0).toLowerCase() + what.slice(1) : what} was played for ${you ? "you" : "them"}.`;
+    this.lines.push({text, cls: "timeout"});
+    this.drawLog();
+    motion.caption(this.el.board, text, 3500);
+    toast(text, "info");
+    announce(text);
+  }
+
+  goToRematch(code) {
+    const mine = seatOf(this.code);
+    if (mine) remember(code, {...mine, game: this.info.game}); // the same token holds the same seat there
+    toast("Rematch! Taking you to the new table…", "info");
+    this.closed = true;
+    setTimeout(() => { location.href = "/t/" + code; }, 600);
   }
 
   // --- drawing ----------------------------------------------------------------------------
@@ -221,17 +380,53 @@ class TablePage {
     this.info = t;
     const e = this.el;
     e.rules.textContent = `${t.preset || "house rules"} · ${t.players} players` +
-      (t.match && t.match !== "single" ? ` · ${t.match}` : "") + (t.move_clock ? ` · ${t.move_clock}s a move` : "");
+      (t.match && t.match !== "single" ? ` · ${t.match}` : "") + (t.correspondence ? ` · by correspondence: a move within ${duration(t.move_clock)}`
+        : t.move_clock ? ` · ${t.move_clock}s a move` : "");
+    e.rulesLink.href = `/rules/${t.game}` + (t.preset ? `?preset=${encodeURIComponent(t.preset)}` : "");
+    motion.base = Math.round(Math.min(480, Math.max(90, (t.bot_delay ?? 0.6) * 700)));
     this.drawPlayers();
     this.drawJoin();
     this.drawScoreboard(t.scoreboard);
     this.drawHost();
+    this.drawRematch();
     if (t.status === "waiting") {
-      const free = t.seats.filter((s) => !s.filled).length;
+      const free = t.seats.filter((x) => !x.filled).length;
       e.status.textContent = `Waiting for ${free} more player${free === 1 ? "" : "s"}: send them the invite link.`;
-    } else if (t.status === "closed") {
+      if (!this.inviteAuto) { this.inviteAuto = true; this.showInvite(true); }
+    } else if (this.inviteAuto) { // opened while waiting: the game is on, make room for it
+      this.inviteAuto = false;
+      this.showInvite(false);
+    }
+    if (t.status === "closed") {
       e.status.textContent = "This table is closed.";
     }
+    // the board draws every player: the list of players goes below it during a game
+    const below = !!this.renderer?.ownsPlayers && t.status !== "waiting";
+    if (below && e.players.parentNode !== e.playersBelow) e.playersBelow.append(e.players);
+    if (!below && e.players.parentNode !== e.playersTop) e.playersTop.append(e.players);
+    e.playersBelow.hidden = !below;
+  }
+
+  showInvite(open) {
+    const e = this.el;
+    if (open && !e.inviteBox.firstChild) e.inviteBox.append(invitePanel(this.code));
+    e.inviteBox.hidden = !open;
+    e.inviteBtn.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+
+  toggleInvite() {
+    this.showInvite(this.el.inviteBox.hidden);
+    if (!this.el.inviteBox.hidden) this.el.inviteBox.scrollIntoView({block: "nearest"});
+  }
+
+  drawRematch() {
+    const code = this.info.rematch;
+    const e = this.el;
+    if (!code || this.closed) { e.rematch.hidden = true; return; }
+    const go = h("button", {type: "button", class: "primary", id: "go-rematch"}, "Go to the rematch");
+    go.addEventListener("click", () => this.goToRematch(code));
+    fill(e.rematch, h("p", {}, "The host started a rematch with the same seats. "), go);
+    e.rematch.hidden = false;
   }
 
   drawPlayers() {
@@ -239,24 +434,24 @@ class TablePage {
     const toPlay = this.msg && !this.msg.result ? this.msg.to_play : null;
     const counts = this.msg ? (this.msg.view.counts || this.msg.view.hand_counts) : null;
     const seats = this.msg?.seats || [];
-    fill(this.el.players, t.seats.map((s) => {
-      const p = seats.indexOf(s.seat);
+    fill(this.el.players, t.seats.map((st) => {
+      const p = seats.indexOf(st.seat);
       const n = counts && p >= 0 ? counts[p] : null;
-      return h("li", {class: "player" + (s.seat === toPlay ? " to-play" : "") + (s.seat === this.seat ? " me" : ""),
-        "data-seat": s.seat, "aria-current": s.seat === toPlay ? "true" : null},
-        h("span", {class: "turn-mark", "aria-hidden": "true"}, s.seat === toPlay ? "▶" : ""),
-        h("span", {class: "pname"}, s.name || "(free seat)"),
-        s.seat === this.seat ? h("span", {class: "tag"}, "you") : null,
-        s.bot ? h("span", {class: "tag"}, "bot") : null,
-        s.filled && !s.bot ? h("span", {class: "dot " + (s.connected ? "on" : "off"), title: s.connected ? "connected" : "away"},
-          s.connected ? "●" : "○") : null,
+      return h("li", {class: "player" + (st.seat === toPlay ? " to-play" : "") + (st.seat === this.seat ? " me" : ""),
+        "data-seat": st.seat, "aria-current": st.seat === toPlay ? "true" : null},
+        h("span", {class: "turn-mark", "aria-hidden": "true"}, st.seat === toPlay ? "▶" : ""),
+        h("span", {class: "pname"}, st.name || "(free seat)"),
+        st.seat === this.seat ? h("span", {class: "tag"}, "you") : null,
+        st.bot ? h("span", {class: "tag"}, "bot") : null,
+        st.filled && !st.bot ? h("span", {class: "dot " + (st.connected ? "on" : "off"), title: st.connected ? "connected" : "away"},
+          st.connected ? "●" : "○", h("span", {class: "sr-only"}, st.connected ? " connected" : " away")) : null,
         n !== null && n !== undefined ? h("span", {class: "count", title: "cards in hand"}, `${n} card${n === 1 ? "" : "s"}`) : null);
     }));
   }
 
   drawJoin() {
     const t = this.info;
-    const free = t.seats.filter((s) => !s.filled);
+    const free = t.seats.filter((x) => !x.filled);
     if (this.seat !== null || !free.length || t.status === "closed") { this.el.join.hidden = true; return; }
     if (this.joinCount) { // already drawn: keep what is being typed, just update the count
       this.joinCount.textContent = `${free.length} free seat${free.length === 1 ? "" : "s"} — join the game:`;
@@ -267,6 +462,8 @@ class TablePage {
     const nameIn = h("input", {id: "join-name", maxlength: 32, value: localStorage.getItem("parlour:name") || "",
       placeholder: "your name", "aria-label": "Your name", autocomplete: "nickname"});
     const form = h("form", {}, this.joinCount,
+      this.info.rated ? h("p", {class: "small", id: "rated-note"}, "A rated table: only logged-in players sit here, under their usernames. ",
+        h("a", {href: `/account?next=/t/${this.code}`}, "Log in or sign up"), " first.") : null,
       h("div", {class: "row"}, nameIn, h("button", {type: "submit", class: "primary", id: "join-btn"}, "Take a seat")));
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -293,14 +490,18 @@ class TablePage {
     const over = this.msg?.result;
     const sb = t.scoreboard;
     const next = h("button", {type: "button", id: "next-game", class: "primary"}, "Next game");
-    next.addEventListener("click", () => this.ws?.send(JSON.stringify({type: "next"})));
+    next.addEventListener("click", () => this.sendJSON({type: "next"}));
+    const again = h("button", {type: "button", id: "rematch"}, "Rematch: same seats, new table");
+    again.addEventListener("click", () => this.sendJSON({type: "rematch"}));
     const close = h("button", {type: "button", id: "close-table"}, "Close the table");
     close.addEventListener("click", () => {
-      if (confirm("Close this table for everyone?")) this.ws?.send(JSON.stringify({type: "close"}));
+      if (confirm("Close this table for everyone?")) this.sendJSON({type: "close"});
     });
+    const live = t.status !== "closed";
     fill(e.host, h("span", {class: "muted"}, "You host this table: "),
-      over && !sb?.over && !t.auto_next && t.status !== "closed" ? next : null,
-      t.status !== "closed" ? close : null);
+      over && !sb?.over && !t.auto_next && live ? next : null,
+      over && live && !t.rematch ? again : null,
+      live ? close : null);
     e.host.hidden = false;
   }
 
@@ -317,15 +518,22 @@ class TablePage {
       h("p", {class: "small muted"}, `${sb.format}: ${sb.games_played}` + (sb.games_total ? ` of ${sb.games_total}` : "") +
         ` game${sb.games_played === 1 ? "" : "s"} played` + (sb.lower_wins ? " · lowest total wins" : " · highest total wins") +
         (sb.pool ? ` · kitty ${sb.pool}` : "") + (sb.over ? " · match over" : "")),
-      h("table", {}, h("thead", {}, head), h("tbody", {}, rows)));
+      h("div", {class: "table-scroll"}, h("table", {}, h("thead", {}, head), h("tbody", {}, rows))));
   }
 
   drawView(m) {
     const first = !this.msg || this.msg.game_number !== m.game_number;
+    if (first) motion.clear();
     this.msg = m;
+    this.pending = false;
     // the log: events_from 0 starts it afresh (a new connection or a new game)
-    if (m.events_from === 0 || this.logGame !== m.game_number) { this.log = []; this.logGame = m.game_number; }
-    if (m.events_from === this.log.length) this.log.push(...(m.log || m.events.map(String)));
+    if (m.events_from === 0 || this.logGame !== m.game_number) {
+      this.lines = []; this.eventsSeen = 0; this.logGame = m.game_number; this.turnEndedAt = null;
+    }
+    if (m.events_from === this.eventsSeen) {
+      this.lines.push(...(m.log || m.events.map(String)).map((text) => ({text, cls: ""})));
+      this.eventsSeen += m.events.length;
+    }
     this.drawLog();
     this.drawPlayers();
     this.drawHost();
@@ -336,11 +544,13 @@ class TablePage {
       e.status.textContent = "Game over.";
     } else if (mine) {
       e.status.textContent = "Your turn.";
-      if (first || !this.wasMine) announce("Your turn");
+      if (!first && !this.wasMine) { announce("Your turn"); sound.play("turn"); }
     } else if (m.to_play !== null && m.to_play !== undefined) {
       e.status.textContent = `${this.playerNameOfSeat(m.to_play)} to play.`;
     }
     e.status.classList.toggle("mine", mine);
+    document.title = `${mine ? "● Your turn · " : ""}${this.info.title} · ${this.code} · parlour`;
+    this.drawSince(m, mine, first);
     this.wasMine = mine;
     e.hintBtn.disabled = !mine;
     e.hintText.textContent = "";
@@ -354,6 +564,23 @@ class TablePage {
     if (this.renderer) {
       try { this.renderer.update(m); } catch (err) { console.error(err); this.fallback(m); }
     } else this.fallback(m);
+    motion.settle();
+  }
+
+  /** "Since your last turn": what the others did while this seat waited, until it moves. */
+  drawSince(m, mine, first) {
+    const e = this.el;
+    if (this.seat === null || m.result) { e.since.hidden = true; return; }
+    if (this.wasMine && !mine) this.turnEndedAt = this.lines.length;
+    if (mine && !this.wasMine && !first && this.turnEndedAt !== null) {
+      const news = this.lines.slice(this.turnEndedAt).map((l) => l.text);
+      if (news.length) {
+        fill(e.since, h("strong", {}, "Since your last turn: "), news.slice(-6).join(" · "),
+          news.length > 6 ? ` (and ${news.length - 6} more in the log)` : "");
+        e.since.hidden = false;
+      }
+    }
+    if (!mine) e.since.hidden = true;
   }
 
   fallback(m) {
@@ -361,15 +588,20 @@ class TablePage {
   }
 
   drawLog() {
-    const items = this.log.slice(-200).map((line) => h("li", {}, line));
+    // the last 200 lines, numbered from where they are in the game's log (CSS counters: never
+    // clipped, whatever the number's width)
+    const start = Math.max(0, this.lines.length - 200);
+    const items = this.lines.slice(start).map((line) => h("li", {class: line.cls || null}, line.text));
+    this.el.log.style.counterReset = `logline ${start}`;
     fill(this.el.log, items);
     this.el.log.scrollTop = this.el.log.scrollHeight;
   }
 
   drawMoves(m) {
     if (!m.legal.length) { fill(this.el.moves, h("p", {class: "muted"}, "Not your turn.")); return; }
+    const fields = new Map((m.moves || []).map((x) => [x.text, x]));
     fill(this.el.moves, h("ul", {class: "plain move-list"}, m.legal.map((mv) => {
-      const b = h("button", {type: "button", "data-move": mv}, mv);
+      const b = h("button", {type: "button", "data-move": mv}, this.moveWords(mv, fields.get(mv)));
       b.addEventListener("click", () => this.send(mv));
       return h("li", {}, b);
     })));
@@ -381,21 +613,32 @@ class TablePage {
     const r = m.result;
     const winners = r.winners.map((p) => this.playerName(p));
     const meWon = r.winners.some((p) => m.seats[p] === this.seat);
-    const rows = r.points.map((pts, p) => h("tr", {class: r.winners.includes(p) ? "winner" : ""},
-      h("th", {scope: "row"}, this.playerName(p)), h("td", {}, pts), h("td", {}, r.ranks[p] + 1)));
+    let words = "", label = r.lower_is_better ? "Points (lower is better)" : "Points";
+    try {
+      words = this.renderer?.resultWords?.(m) || "";
+      label = this.renderer?.pointsLabel?.(r) || label;
+    } catch (err) { console.error(err); }
+    // ranks are 1-based: 1 is the best, ties share a place
+    const order = r.points.map((_, p) => p).sort((a, b) => r.ranks[a] - r.ranks[b] || a - b);
+    const rows = order.map((p) => h("tr", {class: r.winners.includes(p) ? "winner" : ""},
+      h("td", {class: "place"}, ordinal(r.ranks[p])), h("th", {scope: "row"}, this.playerName(p)), h("td", {}, r.points[p])));
     const sb = m.scoreboard;
     fill(e.result,
       h("h2", {}, meWon ? "You won!" : winners.length ? `${winners.join(" & ")} won.` : "Game over."),
-      r.reason ? h("p", {}, this.named(r.reason)) : null,
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, r.lower_is_better ? "Points (lower is better)" : "Points"), h("th", {}, "Place"))),
+      words ? h("p", {class: "result-words"}, words) : r.reason ? h("p", {}, r.reason) : null,
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Place"), h("th", {scope: "col"}, "Player"), h("th", {scope: "col"}, label))),
         h("tbody", {}, rows)),
       sb?.over ? h("p", {class: "match-over"}, "The match is over: " +
-        (sb.winners || []).map((s) => this.playerNameOfSeat(s)).join(" & ") + " won it.")
-        : (this.isHost ? h("p", {class: "muted"}, "Start the next game with the button below.") :
+        (sb.winners || []).map((x) => this.playerNameOfSeat(x)).join(" & ") + " won it.")
+        : (this.isHost ? h("p", {class: "muted"}, "Start the next game or a rematch with the buttons below.") :
           h("p", {class: "muted"}, this.info.auto_next ? "The next game starts shortly." : "The host starts the next game.")),
-      h("p", {}, h("a", {href: `/api/tables/${this.code}/records`, download: `parlour-${this.code}.json`}, "Download the records"),
+      h("p", {}, h("a", {href: `/review?table=${this.code}`, id: "review-games"}, "Review the games"), " · ",
+        h("a", {href: `/api/tables/${this.code}/records`, download: `parlour-${this.code}.json`}, "Download the records"),
         " · ", h("a", {href: "/"}, "Lobby")));
-    if (e.result.hidden) announce(meWon ? "You won!" : "Game over");
+    if (e.result.hidden) {
+      announce(meWon ? "You won!" : "Game over");
+      if (meWon) sound.play("win");
+    }
     e.result.hidden = false;
   }
 
@@ -404,13 +647,19 @@ class TablePage {
     if (this.clockSeat === null) { c.hidden = true; return; }
     const left = Math.max(0, (this.clockEnd - performance.now()) / 1000);
     c.hidden = false;
-    c.textContent = `⏱ ${Math.ceil(left)} s`;
+    c.querySelector(".clock-left").textContent = duration(left);
+    c.setAttribute("aria-label", `${duration(left)} left`);
     c.classList.toggle("low", left < 10);
   }
 
   async copyLink() {
-    const url = location.origin + "/t/" + this.code;
-    try { await navigator.clipboard.writeText(url); toast("Invite link copied: " + url, "info"); }
-    catch { toast("Invite link: " + url, "info"); }
+    await copyText(location.origin + "/t/" + this.code);
   }
+}
+
+/** 1 -> "1st", 2 -> "2nd", 11 -> "11th". */
+function ordinal(n) {
+  const tens = n % 100, ones = n % 10;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ones === 1 ? "st" : ones === 2 ? "nd" : ones === 3 ? "rd" : "th";
+  return `${n}${suffix}`;
 }

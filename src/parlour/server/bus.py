@@ -1,0 +1,202 @@
+"""The bus between gateways and table workers: publish JSON messages on named channels.
+
+Two kinds, one interface: `LocalBus` connects the parts of one process (`make serve`), `RedisBus`
+the processes of a cluster through Redis pub/sub (redis-py's asyncio client). Pub/sub delivers at
+most once, to whoever is listening at that moment: the bus is **never trusted for correctness**.
+Every table update carries the table's change number (`seq`), so a gap shows; requests time out
+and are retried; and gateways compare their tables' numbers with the database now and then — the
+database is the one source of truth, the bus only makes things fast.
+
+Channels: `table:<code>` (a table's updates and presence, to every gateway watching it),
+`worker:<id>` (requests to the worker that owns a table), `gateway:<id>` (replies).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+__all__ = ["Bus", "Handler", "LocalBus", "LossyBus", "RedisBus", "make_bus"]
+
+log = logging.getLogger("parlour.server")
+
+Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+PUBLISH_CONNECTIONS = 32  # connections to Redis a process publishes on at once, at most
+
+
+class Bus(Protocol):
+    """Publish to a channel; handle what arrives on the channels subscribed to."""
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None: ...
+
+    async def subscribe(self, channel: str, handler: Handler) -> None: ...
+
+    async def unsubscribe(self, channel: str, handler: Handler) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class LocalBus:
+    """The bus inside one process: each message goes to every handler of its channel, through a
+    queue per handler so that a slow handler holds up no publisher."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, list[_Inbox]] = defaultdict(list)
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        for inbox in self._handlers.get(channel, ()):
+            inbox.put(channel, message)
+
+    async def subscribe(self, channel: str, handler: Handler) -> None:
+        self._handlers[channel].append(_Inbox(handler))
+
+    async def unsubscribe(self, channel: str, handler: Handler) -> None:
+        inboxes = self._handlers.get(channel, [])
+        for inbox in [i for i in inboxes if i.handler == handler]:
+            inbox.stop()
+            inboxes.remove(inbox)
+        if not inboxes:
+            self._handlers.pop(channel, None)
+
+    async def close(self) -> None:
+        for inboxes in self._handlers.values():
+            for inbox in inboxes:
+                inbox.stop()
+        self._handlers.clear()
+
+
+class _Inbox:
+    """One handler's queue, drained by its own task in order."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self.task = asyncio.ensure_future(self._run())
+
+    def put(self, channel: str, message: dict[str, Any]) -> None:
+        self.queue.put_nowait((channel, message))
+
+    async def _run(self) -> None:
+        while True:
+            channel, message = await self.queue.get()
+            try:
+                await self.handler(channel, message)
+            except Exception:  # one bad message must not stop the channel
+                log.exception("bus handler failed on %s", channel)
+
+    def stop(self) -> None:
+        self.task.cancel()
+
+
+class RedisBus:
+    """The bus through Redis pub/sub: one connection publishes, one listens to every channel this
+    process subscribed to; messages are JSON text."""
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as redis
+
+        self.url = url
+        # a burst of publishes (hundreds of websockets closing at once, each telling who is
+        # left) waits for one of these connections rather than failing "Too many connections"
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=PUBLISH_CONNECTIONS, timeout=None, decode_responses=True
+        )
+        self._redis = redis.Redis(connection_pool=pool)
+        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._handlers: dict[str, list[_Inbox]] = defaultdict(list)
+        self._listener: asyncio.Task[None] | None = None
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        await self._redis.publish(channel, json.dumps(message, separators=(",", ":")))
+
+    async def subscribe(self, channel: str, handler: Handler) -> None:
+        first = channel not in self._handlers
+        self._handlers[channel].append(_Inbox(handler))
+        if first:
+            await self._pubsub.subscribe(channel)
+        if self._listener is None:
+            self._listener = asyncio.ensure_future(self._listen())
+
+    async def unsubscribe(self, channel: str, handler: Handler) -> None:
+        inboxes = self._handlers.get(channel, [])
+        for inbox in [i for i in inboxes if i.handler == handler]:
+            inbox.stop()
+            inboxes.remove(inbox)
+        if not inboxes and channel in self._handlers:
+            del self._handlers[channel]
+            with contextlib.suppress(Exception):
+                await self._pubsub.unsubscribe(channel)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                if not self._handlers:
+                    await asyncio.sleep(0.05)
+                    continue
+                item = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a dropped connection: redis-py reconnects; resubscribe
+                log.exception("bus: listening failed; resubscribing")
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.subscribe(*self._handlers)
+                continue
+            if item is None or item.get("type") != "message":
+                continue
+            channel = item["channel"]
+            try:
+                message = json.loads(item["data"])
+            except (TypeError, ValueError):
+                continue
+            for inbox in self._handlers.get(channel, ()):
+                inbox.put(channel, message)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+        for inboxes in self._handlers.values():
+            for inbox in inboxes:
+                inbox.stop()
+        self._handlers.clear()
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        with contextlib.suppress(Exception):
+            await self._redis.aclose(close_connection_pool=True)  # the pool is ours to close
+
+
+class LossyBus:
+    """A bus that loses a share of what is published (for tests: the bus is never trusted)."""
+
+    def __init__(self, bus: Bus, drop: float, seed: int = 0) -> None:
+        self.bus, self.drop = bus, drop
+        self.rng = random.Random(seed)
+        self.dropped = 0
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        if self.rng.random() < self.drop:
+            self.dropped += 1
+            return
+        await self.bus.publish(channel, message)
+
+    async def subscribe(self, channel: str, handler: Handler) -> None:
+        await self.bus.subscribe(channel, handler)
+
+    async def unsubscribe(self, channel: str, handler: Handler) -> None:
+        await self.bus.unsubscribe(channel, handler)
+
+    async def close(self) -> None:
+        await self.bus.close()
+
+
+def make_bus(url: str | None, drop: float = 0.0) -> Bus:
+    """The bus a URL names: `redis://…` or none (one process)."""
+    bus: Bus = LocalBus() if not url else RedisBus(url)
+    return LossyBus(bus, drop) if drop > 0 else bus

@@ -1,0 +1,75 @@
+"""The database as the asyncio parts of the server use it: one thread that talks to the store, and
+moves committed in groups.
+
+SQLite wants one writer, and one ordered thread keeps every table's writes in order on any
+database. Moves are the hot path: `write_move` returns once a move is committed, and the moves of
+many tables that arrive while a commit is under way are committed together in the next one (group
+commit) — under load one transaction carries a whole batch; at rest a move waits for nobody.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from .store import Fence, MoveRow, Store
+
+__all__ = ["Database"]
+
+T = TypeVar("T")
+
+
+class Database:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlour-db")
+        self._moves: list[tuple[MoveRow, asyncio.Future[Fence]]] = []
+        self._writing = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a store call on the database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: fn(*args))
+
+    async def write_move(self, row: MoveRow) -> Fence:
+        """Store a move behind its table's fence; returns the table's next fence once it is
+        committed (or raises what storing raised: `Fenced`, a database error)."""
+        future: asyncio.Future[Fence] = asyncio.get_running_loop().create_future()
+        self._moves.append((row, future))
+        if not self._writing:
+            self._writing = True
+            task = asyncio.ensure_future(self._write_moves())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return await future
+
+    async def _write_moves(self) -> None:
+        try:
+            while self._moves:
+                batch, self._moves = self._moves, []
+                try:
+                    fences = await self.call(self.store.add_moves, [r for r, _ in batch])
+                except Exception as exc:
+                    if len(batch) == 1:
+                        batch[0][1].set_exception(exc)
+                        continue
+                    for row, fut in batch:  # one refused row must not fail the others
+                        try:
+                            (fence,) = await self.call(self.store.add_moves, [row])
+                        except Exception as one:
+                            fut.set_exception(one)
+                        else:
+                            fut.set_result(fence)
+                    continue
+                for (_, fut), fence in zip(batch, fences, strict=True):
+                    fut.set_result(fence)
+        finally:
+            self._writing = False
+
+    def shutdown(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        self._executor.shutdown(wait=True)

@@ -1,0 +1,651 @@
+"""Gateways: the processes that hold the websockets and answer HTTP.
+
+A gateway owns no table. For each table someone watches through it, it keeps a *replica*: the
+same `Table`, rebuilt from the database and kept up to date by the owner's numbered updates on the
+bus (a move is a few bytes; the engine replays it exactly), from which it makes every seat's view
+itself. Requests that change a table (joins, moves, the host's commands) go over the bus to the
+table's owner and are answered there; an answer that does not come in time is asked again of
+whoever owns the table by then. The bus is never trusted: an update whose number does not follow
+the replica's, or a number the database has and the replica has not (checked every second), makes
+the gateway read the table again from the database. Any gateway can serve any seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from parlour.bots.advise import advise
+from parlour.core import IllegalMove, NotLegalNow
+
+from . import wire
+from .bus import Bus
+from .chat import ChatLog, clean_line, new_line
+from .clients import Clients
+from .connections import Conn
+from .database import Database
+from .rematch import check_rematch, plan_rematch
+from .settings import Settings
+from .store import TableRow
+from .tables import Table, TableError, game_seeder, plan_table, random_code, rebuild
+from .worker import DEAD_AFTER, table_channel
+
+__all__ = ["Gateway", "Replica"]
+
+log = logging.getLogger("parlour.server")
+
+ASK_TIMEOUT = 3.0  # seconds to wait for an owner's answer before asking again
+ASK_TRIES = 4
+OWNER_CHECK = 0.5  # seconds between looking whether a table that does not answer changed hands
+CHECK_EVERY = 1.0  # seconds between comparing replicas with the database
+CHAT_WAIT = 1.0  # seconds to wait for the owner's recent chat lines (chat is not worth more)
+PRESENCE_EVERY = 20.0
+
+
+class Replica:
+    """A table as a gateway sees it: the `Table`, the connections watching it here, and who is
+    connected at every gateway."""
+
+    def __init__(self, gateway: Gateway, table: Table) -> None:
+        self.gateway = gateway
+        self.table = table
+        self.code = table.code
+        self.conns: set[Conn] = set()
+        self.events = wire.EventCache()
+        self.deadline: float | None = table.clock_deadline if table.live else None
+        self.lock = asyncio.Lock()
+        self.presence: dict[str, tuple[dict[int, int], float]] = {}
+        self.last_used = time.monotonic()
+        self.chat = ChatLog()  # recent lines, and the allowance of the seats connected here
+        # asking the owner for the lines said before this gateway watched the table (once)
+        self.earlier_chat: asyncio.Future[None] | None = None
+
+    # --- views -----------------------------------------------------------------------------------
+    def view_for(self, conn: Conn) -> dict[str, Any]:
+        """The `view` message for a connection: the events it has not been sent yet, and only
+        what changed in its view since the last one (`patch: true`), or the whole view on a new
+        connection, a new game or a request for it."""
+        t = self.table
+        if conn.game_number != t.game_number:
+            conn.game_number, conn.events_sent, conn.view_sent = t.game_number, 0, None
+        msg = wire.view(t, conn.seat, conn.events_sent, self.deadline, self.events)
+        conn.events_sent = msg["events_from"] + len(msg["events"])
+        full = msg["view"]
+        if conn.view_sent is not None and conn.view_seat == conn.seat:
+            changed, removed = wire.patch(conn.view_sent, full)
+            msg["view"], msg["patch"] = changed, True
+            if removed:
+                msg["removed"] = removed
+        conn.view_sent, conn.view_seat = full, conn.seat
+        return msg
+
+    def broadcast_view(self) -> None:
+        if self.table.state is None:
+            return
+        for conn in list(self.conns):
+            conn.send(self.view_for(conn))
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        text = wire.dumps(message)
+        for conn in list(self.conns):
+            conn.send(text)
+
+    def broadcast_table(self) -> None:
+        self.broadcast(wire.table(self.table))
+
+    def resend_view(self, conn: Conn) -> None:
+        if self.table.state is not None:
+            conn.events_sent, conn.view_sent = 0, None
+            conn.send(self.view_for(conn))
+
+    # --- who is here -----------------------------------------------------------------------------
+    def local_presence(self) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for c in self.conns:
+            if c.seat is not None:
+                out[c.seat] = out.get(c.seat, 0) + 1
+        return out
+
+    def merge_presence(self) -> None:
+        """Every seat's connections across the gateways, for the table's "connected" dots."""
+        now = time.monotonic()
+        counts = self.local_presence()
+        for gateway, (seats, at) in self.presence.items():
+            if gateway != self.gateway.id and now - at <= 60.0:
+                for seat, n in seats.items():
+                    counts[seat] = counts.get(seat, 0) + n
+        for s in self.table.seats:
+            s.conns = counts.get(s.seat, 0)
+
+    # --- updates from the owner ------------------------------------------------------------------
+    async def on_update(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "presence":
+            gateway = str(message.get("gateway"))
+            seats = {int(k): int(v) for k, v in (message.get("seats") or {}).items()}
+            self.presence[gateway] = (seats, time.monotonic())
+            before = [s.conns for s in self.table.seats]
+            self.merge_presence()
+            if [s.conns for s in self.table.seats] != before:
+                self.broadcast_table()
+            return
+        if kind == "chat":  # a line said at the table, through any gateway
+            line = message.get("line")
+            if isinstance(line, dict) and self.chat.add(line):
+                self.broadcast(wire.chat([line]))
+            return
+        if kind == "rematch":  # the host opened the rematch (through any gateway)
+            self.tell_rematch(str(message.get("code")))
+            return
+        seq = int(message.get("seq", -1))
+        async with self.lock:
+            if seq <= self.table.seq:
+                return  # heard already (or a message sent again)
+            if seq != self.table.seq + 1 or kind not in ("move", "start"):
+                await self.resync()  # a gap, or a change best read whole from the database
+                return
+            t = self.table
+            if kind == "move":
+                where = (message.get("game"), message.get("ply"))
+                if t.state is None or where != (t.game_number, t.ply):
+                    await self.resync()
+                    return
+                mover = t.seat_to_play()
+                t.state.apply(str(message["move"]))
+                if t.state.is_over:
+                    _, status = t.finish()
+                    if status:
+                        t.status = status
+                t.seq = seq
+                self.deadline = message.get("deadline")
+                self.broadcast_view()
+                if message.get("forced"):  # the move clock ran out: say so, after the view
+                    self.broadcast(wire.clock(mover, t.ply - 1, t.state.history[-1]))
+                if t.status == "finished":
+                    self.broadcast_table()
+            else:  # start: the match's next game, dealt here exactly as the owner dealt it
+                if t.state is not None and not t.state.is_over:
+                    await self.resync()  # the game before it not over here: read it whole
+                    return
+                state = t.deal_next()
+                t.begin(state, int(message["game_id"]))
+                t.seq = seq
+                self.deadline = message.get("deadline")
+                self.broadcast_table()
+                self.broadcast_view()
+
+    def tell_rematch(self, code: str) -> None:
+        """The old table names its rematch; everyone watching it here is told, once."""
+        if self.table.rematch == code:
+            return
+        self.table.rematch = code
+        self.broadcast(wire.rematch(code))
+        self.broadcast_table()
+
+    async def resync(self) -> None:
+        """Read the table again from the database (the one source of truth): inside the lock."""
+        row = await self.gateway.db.call(self.gateway.db.store.load_table, self.code)
+        if row is None:
+            return
+        old = self.table
+        table = self.gateway.table_from(row)
+        for s, before in zip(table.seats, old.seats, strict=True):
+            s.conns = before.conns
+        if table.rematch is not None and old.rematch is None:  # its bus message was lost
+            self.broadcast(wire.rematch(table.rematch))
+        self.table = table
+        self.deadline = table.clock_deadline if table.live else None
+        for conn in self.conns:  # their views start again whole, the log where they were
+            conn.view_sent = None
+            if conn.seat is not None and table.seats[conn.seat].token_hash is None:
+                conn.seat = None  # the seat was handed on: watching now
+                conn.send(wire.welcome(table, None, conn.is_host))
+        self.merge_presence()
+        self.broadcast_table()
+        if table.status in ("closed", "expired"):
+            message = (
+                "the host closed the table"
+                if table.status == "closed"
+                else ("nobody joined this table in time: it has expired")
+            )
+            self.broadcast(wire.closed(message))
+            self.gateway.clients.unseated(self.code)
+            return
+        self.broadcast_view()
+
+
+class Gateway:
+    """A gateway's replicas, its requests to owners, and the per-client limits it keeps."""
+
+    def __init__(
+        self, db: Database, bus: Bus, settings: Settings, secret: bytes, ident: str | None = None
+    ) -> None:
+        self.db = db
+        self.bus = bus
+        self.settings = settings
+        self.secret = secret
+        self.id = ident or f"gw-{secrets.token_hex(4)}"
+        self.clients = Clients(
+            secret,
+            tables_per_minute=settings.tables_per_minute,
+            joins_per_minute=settings.joins_per_minute,
+            seats_per_client=settings.seats_per_client,
+            websockets_per_client=settings.websockets_per_client,
+        )
+        self.replicas: dict[str, Replica] = {}
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._loops: list[asyncio.Task[None]] = []
+        self.local_worker: Any = None  # in one process: the worker beside this gateway
+
+    # --- life ------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.bus.subscribe(f"gateway:{self.id}", self._on_reply)
+        self._loops = [
+            asyncio.ensure_future(self._every(CHECK_EVERY, self.check_replicas)),
+            asyncio.ensure_future(self._every(PRESENCE_EVERY, self.report_presence)),
+        ]
+
+    async def stop(self) -> None:
+        for task in self._loops:
+            task.cancel()
+        await self.bus.unsubscribe(f"gateway:{self.id}", self._on_reply)
+
+    async def _every(self, seconds: float, job: Callable[[], Any]) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await job()
+            except Exception:
+                log.exception("gateway %s: %s failed", self.id, getattr(job, "__name__", job))
+
+    # --- replicas --------------------------------------------------------------------------------
+    def table_from(self, row: TableRow) -> Table:
+        seeder: Any = game_seeder(self.secret, row.code)
+        if row.games and row.games[0].seed != seeder(0):
+            seeder = None  # stored before seeds were keyed: the match generator's stream
+        table = Table(row, seeder)
+        rebuild(table, row)
+        return table
+
+    async def replica(self, code: str, fresh: bool = False) -> Replica:
+        """The replica of a table, loaded (and its updates listened to) on first use. `fresh`:
+        caught up with the database first, for an answer that must not be older than what the
+        asker was told elsewhere (a table closed or a seat taken through another gateway, whose
+        update may still be on its way or lost on the bus)."""
+        code = code.strip().upper()
+        got = self.replicas.get(code)
+        if got is not None:
+            if fresh:
+                await self.catch_up(got)
+            if got.table.status in ("closed", "expired"):
+                await self.drop_replica(got)
+                raise TableError(f"no open table {code!r}", 404, "unknown_table")
+            got.last_used = time.monotonic()
+            return got
+        # listen first, then read: an update that comes while reading is not lost (it is
+        # applied, or found already in what was read, by its number)
+        pending: list[dict[str, Any]] = []
+
+        async def early(channel: str, message: dict[str, Any]) -> None:
+            pending.append(message)
+
+        await self.bus.subscribe(table_channel(code), early)
+        try:
+            row = await self.db.call(self.db.store.load_table, code)
+        except BaseException:
+            await self.bus.unsubscribe(table_channel(code), early)
+            raise
+        if code in self.replicas:  # another request loaded it meanwhile
+            await self.bus.unsubscribe(table_channel(code), early)
+            return self.replicas[code]
+        if row is None or row.status in ("closed", "expired"):
+            await self.bus.unsubscribe(table_channel(code), early)
+            raise TableError(f"no open table {code!r}", 404, "unknown_table")
+        rep = Replica(self, self.table_from(row))
+        self.replicas[code] = rep
+        await self.bus.subscribe(table_channel(code), self._on_table)
+        await self.bus.unsubscribe(table_channel(code), early)
+        for message in pending:
+            await rep.on_update(message)
+        return rep
+
+    async def catch_up(self, rep: Replica) -> None:
+        """Read a replica again if the database has a change it has not heard of."""
+        seqs = await self.db.call(self.db.store.seqs, [rep.code])
+        if seqs.get(rep.code, -1) > rep.table.seq:
+            async with rep.lock:
+                if seqs[rep.code] > rep.table.seq:
+                    await rep.resync()
+
+    async def _on_table(self, channel: str, message: dict[str, Any]) -> None:
+        rep = self.replicas.get(str(message.get("table", "")))
+        if rep is not None:
+            await rep.on_update(message)
+
+    async def drop_replica(self, rep: Replica) -> None:
+        if self.replicas.get(rep.code) is rep:
+            del self.replicas[rep.code]
+            await self.bus.unsubscribe(table_channel(rep.code), self._on_table)
+
+    async def check_replicas(self) -> None:
+        """Compare every replica's change number with the database's; read again what lags (an
+        update the bus lost), and let go of replicas nobody has used for a while."""
+        codes = list(self.replicas)
+        seqs = await self.db.call(self.db.store.seqs, codes)
+        now = time.monotonic()
+        for code in codes:
+            rep = self.replicas.get(code)
+            if rep is None:
+                continue
+            if code not in seqs:
+                await self.drop_replica(rep)
+                continue
+            if seqs[code] > rep.table.seq:
+                async with rep.lock:
+                    if seqs[code] > rep.table.seq:
+                        await rep.resync()
+            if not rep.conns and now - rep.last_used > 60.0:
+                await self.drop_replica(rep)
+        # a rematch is said on the bus only (it is no change of the game's): the database
+        # catches a lost message for the watched tables whose game is over
+        over = [
+            code
+            for code, rep in self.replicas.items()
+            if rep.conns
+            and rep.table.rematch is None
+            and rep.table.state is not None
+            and not rep.table.live
+        ]
+        for code, made in (await self.db.call(self.db.store.rematches, over)).items():
+            rep = self.replicas.get(code)
+            if rep is not None:
+                rep.tell_rematch(made)
+
+    async def report_presence(self, rep: Replica | None = None) -> None:
+        """Tell the owners and the other gateways who is connected here."""
+        for r in [rep] if rep is not None else list(self.replicas.values()):
+            seats = {str(k): v for k, v in r.local_presence().items()}
+            message = {"kind": "presence", "table": r.code, "gateway": self.id, "seats": seats}
+            await self.bus.publish(table_channel(r.code), message)
+
+    # --- asking the owner ------------------------------------------------------------------------
+    async def ask(
+        self, code: str, op: str, *, tries: int = ASK_TRIES, wait: float = ASK_TIMEOUT, **args: Any
+    ) -> dict[str, Any]:
+        """Send a request to the table's owner and wait for its answer; ask whoever owns the
+        table then again if none comes (`tries` times in all, `wait` seconds each). Raises
+        TableError or IllegalMove as the owner answered."""
+        rid = f"{self.id}-{secrets.token_hex(6)}"
+        for attempt in range(tries):
+            owner = await self.db.call(self.db.store.owner_of, code)
+            if owner is None or owner[3] in ("closed", "expired"):
+                raise TableError(f"no open table {code!r}", 404, "unknown_table")
+            if owner[0] is None:  # released, not yet adopted: give a worker a moment
+                await asyncio.sleep(0.5 * (attempt + 1))
+                continue
+            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self._pending[rid] = future
+            message = {"op": op, "table": code, "args": args, "id": rid, "reply": self.id}
+            try:
+                await self.bus.publish(f"worker:{owner[0]}", message)
+                got = await self._answer(future, code, owner, wait)
+            finally:
+                self._pending.pop(rid, None)
+            if got is None:
+                continue  # lost on the bus, or the owner died: ask again
+            answer = got
+            error = answer.get("error")
+            if error is None:
+                result: dict[str, Any] = answer.get("ok") or {}
+                return result
+            if error.get("code") == "moved" and attempt + 1 < tries:
+                await asyncio.sleep(0.3 * (attempt + 1))
+                continue
+            raise TableError(
+                str(error["message"]),
+                int(error.get("status", 400)),
+                str(error["code"]),
+                legal=error.get("legal"),
+            )
+        raise TableError("the table's server did not answer: try again", 503, "busy")
+
+    async def _answer(
+        self,
+        future: asyncio.Future[dict[str, Any]],
+        code: str,
+        owner: tuple[str | None, int, int, str],
+        wait: float = ASK_TIMEOUT,
+    ) -> dict[str, Any] | None:
+        """The owner's answer, or None when none came in `wait` seconds or the table changed hands
+        meanwhile. A dead owner's tables are adopted a few seconds after it died: the request
+        goes to the new owner at once then, rather than after waiting out the dead one's time
+        (a table must take moves again within 5 s of its worker's death)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + wait
+        while (left := end - loop.time()) > 0:
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), min(left, OWNER_CHECK))
+            except TimeoutError:
+                now = await self.db.call(self.db.store.owner_of, code)
+                if now is None or now[:2] != owner[:2]:
+                    return None
+        return None
+
+    async def _on_reply(self, channel: str, message: dict[str, Any]) -> None:
+        future = self._pending.get(str(message.get("id")))
+        if future is not None and not future.done():
+            future.set_result(message)
+
+    # --- requests from people --------------------------------------------------------------------
+    async def create(self, client: str | None, **request: Any) -> tuple[str, str, int | None]:
+        """Open a table (see `tables.plan_table`): the least-loaded live worker owns it."""
+        st = self.settings
+        bot_delay = request.pop("bot_delay", None)
+        idle = request.pop("idle_timeout", None)
+        code = await self._new_code()
+        row, host_token, host_seat = plan_table(
+            code,
+            bot_delay=st.bot_delay if bot_delay is None else bot_delay,
+            bot_limits=st.bot_limits,
+            creator=client,
+            idle_timeout=st.idle_timeout if idle is None else idle,
+            bot_table_min_delay=st.bot_table_min_delay,
+            **request,
+        )
+        await self._check_room(client, all(s.bot is not None for s in row.seats))
+        worker = await self._place()
+        await self.db.call(self.db.store.create_table, row, worker)
+        await self._opened(client, row, worker, host_seat)
+        return code, host_token, host_seat
+
+    async def _check_room(self, client: str | None, bots_only: bool) -> None:
+        """Whether the server, and this client, may open another table."""
+        st = self.settings
+        counts = await self.db.call(self.db.store.open_counts, client)
+        if counts["all"] >= st.max_tables:
+            raise TableError("the server has as many open tables as it takes", 503, "busy")
+        if bots_only and counts["bots"] >= st.max_bot_tables:
+            raise TableError("the server runs as many tables of bots as it takes", 503, "busy")
+        if client is not None:
+            if counts["mine"] >= st.tables_per_client:
+                raise TableError(
+                    f"you have {counts['mine']} open tables: close one first",
+                    429,
+                    "too_many_tables",
+                )
+            if bots_only and counts["my_bots"] >= st.bot_tables_per_client:
+                raise TableError(
+                    f"you run {st.bot_tables_per_client} tables of bots already",
+                    429,
+                    "too_many_tables",
+                )
+            self.clients.check_new_table(client)
+
+    async def _opened(
+        self, client: str | None, row: TableRow, worker: str, host_seat: int | None
+    ) -> None:
+        """A new table is stored: count the host's seat, and tell its worker to take it."""
+        if client is not None and host_seat is not None:
+            self.clients.seated(client, row.code, host_seat)
+        await self.bus.publish(f"worker:{worker}", {"op": "adopt", "table": row.code})
+
+    async def _place(self) -> str:
+        """The live worker to own a new table: the least loaded one not draining."""
+        if self.local_worker is not None and not self.local_worker.draining:
+            live = await self.db.call(self.db.store.live_workers, time.time() - DEAD_AFTER)
+            others = [w for w in live if not w["draining"] and w["id"] != self.local_worker.id]
+            if not others:
+                return str(self.local_worker.id)
+        for _ in range(20):
+            live = await self.db.call(self.db.store.live_workers, time.time() - DEAD_AFTER)
+            ready = [w for w in live if not w["draining"]]
+            if ready:
+                return str(ready[0]["id"])
+            await asyncio.sleep(0.5)
+        raise TableError("no table worker is running: try again soon", 503, "busy")
+
+    async def _new_code(self) -> str:
+        for _ in range(50):
+            code = random_code()
+            if not await self.db.call(self.db.store.code_exists, code):
+                return code
+        raise TableError("could not find a free table code", 503)
+
+    async def join(
+        self,
+        code: str,
+        name: Any,
+        seat: int | None,
+        client: str | None,
+        account: tuple[int, str] | None = None,
+    ) -> Any:
+        """Take a seat; `account`: the logged-in person's (id, username)."""
+        if client is not None:
+            self.clients.check_join(client)
+        who: dict[str, Any] = {}
+        if account is not None:
+            who = {"account": account[0], "account_name": account[1]}
+        answer = await self.ask(code.strip().upper(), "join", name=name, seat=seat, **who)
+        if client is not None:
+            self.clients.seated(client, code.strip().upper(), int(answer["seat"]))
+        return answer
+
+    async def hint(self, rep: Replica, seat: int, bot: str = "hint") -> dict[str, Any]:
+        """The `hint` message: the move `bot` would make for `seat` from its view, and why."""
+        async with rep.lock:
+            t = rep.table
+            if not t.live or t.state is None:
+                raise TableError("no game is being played at this table now", 409, "no_game")
+            if t.seat_to_play() != seat:
+                raise TableError("a hint is for your own turn", 409, "not_your_turn")
+            view, legal, ply = t.state.view(t.local_player(seat)), t.state.legal_moves(), t.ply
+            names = t.player_names()
+        move, why = await asyncio.to_thread(advise, view, legal, t.game, bot, None, names)
+        return wire.hint(ply, move, why)
+
+    async def why(self, rep: Replica, seat: int | None, text: str) -> dict[str, Any]:
+        """The `why` message: whether `text` is a legal move for `seat` now, and if not, why (the
+        game's own reason where it gives one), answered from the replica. Nothing changes."""
+        async with rep.lock:
+            t = rep.table
+            if not t.live or t.state is None:
+                return wire.why(text, False, "no game is being played now")
+            to_play = t.seat_to_play()
+            if seat is None or to_play != seat:
+                who = t.seats[to_play].name if to_play is not None else None
+                return wire.why(text, False, f"it is {who or 'another player'}'s turn")
+            try:
+                t.state.check(text)
+            except NotLegalNow as exc:
+                return wire.why(text, False, exc.why or exc.reason)
+            except IllegalMove as exc:
+                return wire.why(text, False, exc.reason)
+            return wire.why(text, True, None)
+
+    async def chat(self, rep: Replica, seat: int, text: Any) -> None:
+        """A seated person says a line to the table: published on the table's channel, so that
+        every gateway's connections hear it (this one's too, from the bus) and the owner keeps it
+        for people who arrive later (server/chat.py)."""
+        line = clean_line(text)
+        t = rep.table
+        s = t.seats[seat]
+        if s.bot is not None or s.token_hash is None:
+            raise TableError(
+                "this seat is not yours any more: take a seat to chat", 403, "spectator"
+            )
+        rep.chat.check_rate(seat)
+        said = new_line(seat, s.name or f"Seat {seat + 1}", line)
+        await self.bus.publish(
+            table_channel(rep.code), {"kind": "chat", "table": rep.code, "line": said}
+        )
+
+    async def _recent_chat(self, rep: Replica) -> None:
+        """Once per replica, the lines said at the table before this gateway watched it: every
+        connection arriving meanwhile waits for the same answer (a socket that goes away stops
+        waiting, not the asking)."""
+        if rep.earlier_chat is None:
+            rep.earlier_chat = asyncio.ensure_future(self._ask_earlier_chat(rep))
+        await asyncio.shield(rep.earlier_chat)
+
+    async def _ask_earlier_chat(self, rep: Replica) -> None:
+        """The owner's recent lines (it hears every line). Chat is not stored, so a slow or gone
+        owner only means no earlier lines: one short try."""
+        if rep.table.status not in ("waiting", "playing"):
+            return  # a finished table's owner may be long gone: no waiting for it
+        try:
+            answer = await self.ask(rep.code, "chat_lines", tries=1, wait=CHAT_WAIT)
+        except Exception as exc:  # a database hiccup too: no earlier lines, never no table
+            log.info("table %s: no earlier chat lines (%s)", rep.code, exc)
+            return
+        lines = answer.get("lines")
+        if isinstance(lines, list):
+            rep.chat.merge(x for x in lines if isinstance(x, dict))
+
+    async def rematch(self, rep: Replica, client: str | None) -> str:
+        """Host: the same seats at a new table (server/rematch.py), opened as `create` opens any
+        table, in one transaction with the old table's mark; everyone watching the old table, on
+        every gateway, is told over the bus. Returns the new code."""
+        code = await self._new_code()
+        # the table as this gateway knows it (checked and planned with no wait in between);
+        # the database's mark is the sure check
+        check_rematch(rep.table)
+        row = plan_rematch(rep.table, code)
+        await self._check_room(client, all(s.bot is not None for s in row.seats))
+        worker = await self._place()
+        made = await self.db.call(self.db.store.open_rematch, rep.code, row, worker)
+        if made is not None:  # another request opened it first: that one is the rematch
+            rep.tell_rematch(made)
+            raise TableError(f"the rematch is at /t/{made}", 409, "rematch_made")
+        host = next((s.seat for s in row.seats if s.token_hash == row.host_hash), None)
+        await self._opened(client, row, worker, host)
+        message = {"kind": "rematch", "table": rep.code, "code": code}
+        await self.bus.publish(table_channel(rep.code), message)
+        return code
+
+    # --- connections -----------------------------------------------------------------------------
+    async def attach(self, rep: Replica, conn: Conn) -> None:
+        await self._recent_chat(rep)
+        rep.conns.add(conn)
+        rep.last_used = time.monotonic()
+        rep.merge_presence()
+        conn.send(wire.welcome(rep.table, conn.seat, conn.is_host))
+        if rep.table.state is not None:
+            conn.send(rep.view_for(conn))
+        if rep.chat.lines:  # the recent lines, for someone arriving or reloading
+            conn.send(wire.chat(list(rep.chat.lines)))
+        if conn.seat is not None:
+            rep.broadcast_table()
+            await self.report_presence(rep)
+
+    async def detach(self, rep: Replica, conn: Conn) -> None:
+        if conn in rep.conns:
+            rep.conns.discard(conn)
+            rep.last_used = time.monotonic()
+            if conn.seat is not None:
+                rep.merge_presence()
+                rep.broadcast_table()
+                await self.report_presence(rep)

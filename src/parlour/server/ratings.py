@@ -1,0 +1,67 @@
+"""Ratings of players — accounts and bot kinds — per game and rule preset, from rated games.
+
+openskill's Plackett-Luce model: it rates a game of any number of players from their ranks in one
+step (ties allowed), as tables of two to eight players need — Elo and Glicko rate pairs
+of players, TrueSkill's multiplayer model is patented; openskill is open, Bayesian (a mean `mu`
+and an uncertainty `sigma`, so a newcomer moves fast and settles), and already rates the bots of
+`parlour simulate`'s tournaments (`sim/ratings.py`). A leaderboard orders players by the
+conservative `ordinal` = mu - 3 sigma.
+
+A player is `a:<account id>` or `bot:<kind>` (the bot spec's kind: `hint`, `ismcts`, `random`, …,
+its parameters left out). A bot kind in several seats of one game is rated once, at its best
+rank (as `sim/ratings.py` does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+__all__ = ["MODEL", "Rating", "bot_player", "ordinal", "player_of_seat", "rate"]
+
+MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return ordinal(self.mu, self.sigma)
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """A conservative skill: mu - 3 sigma."""
+    return mu - 3 * sigma
+
+
+def fresh() -> Rating:
+    r = MODEL.rating()
+    return Rating(float(r.mu), float(r.sigma))
+
+
+def bot_player(spec: str) -> str:
+    return "bot:" + spec.split(":")[0]
+
+
+def player_of_seat(account_id: int | None, bot: str | None) -> str | None:
+    """The rated player of a seat: its account, else its bot's kind (None: a guest)."""
+    if account_id is not None:
+        return f"a:{account_id}"
+    if bot is not None:
+        return bot_player(bot)
+    return None
+
+
+def rate(before: dict[str, Rating], ranks: dict[str, int]) -> dict[str, Rating]:
+    """New ratings of the players of one game from their ratings before it and their ranks (1 for
+    the best, ties sharing one). Fewer than two players: nothing changes."""
+    names = list(ranks)
+    if len(names) < 2:
+        return {n: before[n] for n in names}
+    teams = [[MODEL.rating(mu=before[n].mu, sigma=before[n].sigma, name=n)] for n in names]
+    new = MODEL.rate(teams, ranks=[ranks[n] for n in names])
+    return {n: Rating(float(t[0].mu), float(t[0].sigma)) for n, t in zip(names, new, strict=True)}

@@ -1,0 +1,559 @@
+"""Game review on the server: a finished game's positions step by step, analyses in the
+background, and puzzles (docs/protocol.md, "Game review").
+
+*Steps.* A record is replayed once and every position is sent, as the game's browser module reads
+a `view` message: from one seat's view, or "open" — the spectator's table with every player's
+private part of the view (the hand) beside it. Only a finished game is ever shown: a stored game
+that is still being played is refused whole (its seed decides every hidden card), and an uploaded
+record is shown open only when it is finished.
+
+*Analyses.* `parlour.review.analyse`, cut into its decisions: each decision is judged in a small
+pool of spawned processes (off the event loop and its interpreter lock, like the bots' searches in
+`thinking.py`, but a pool of its own, so that a long analysis never keeps a table's bot waiting),
+one decision per job at a time, so progress is known after each, a cancel stops between two, and
+the result equals the terminal's `parlour analyse` with the same seed. At most `analysis_queue`
+analyses wait or run, `analysis_workers` at once; one per client; the budget a decision is the
+server's `analysis_iterations` at most. A finished analysis is cached in the database by the
+record's hash, seat and budget, and its clear decisions are saved as puzzles.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import multiprocessing
+import secrets
+import time
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from parlour.core import GameRng, LoadError, ParlourError, Record, State, info, make
+from parlour.core.events import view_to_wire
+from parlour.review import (
+    Analysis,
+    Budget,
+    Decision,
+    DecisionPoint,
+    Marks,
+    Puzzle,
+    assemble,
+    decision_points,
+    find_puzzles,
+    judge_point,
+    record_hash,
+)
+from parlour.review.files import GameEntry, default_names, read_games
+from parlour.review.step import private_parts
+
+from .clients import RateMeter
+from .database import Database
+from .settings import Settings
+from .tables import TableError
+from .wire import web_assets
+
+__all__ = [
+    "Job",
+    "Reviews",
+    "budget_key",
+    "game_steps",
+    "parse_upload",
+    "puzzle_id",
+    "puzzle_message",
+]
+
+log = logging.getLogger("parlour.server")
+
+SEED = 0  # every analysis on the server: the same seed, so a cached one is the one you would get
+PUZZLES_A_GAME = 5
+KEEP_JOBS = 600.0  # seconds a finished job's state stays to be polled (its result stays cached)
+
+
+# --- steps ----------------------------------------------------------------------------------------
+def game_steps(
+    record: Record, names: list[str], viewer: int | None, open_hands: bool = False
+) -> dict[str, Any]:
+    """Every position of `record` for the browser: step 0 before the first move, step i after
+    move i. Each step is what the game's module needs of a `view` message — the view (whole at
+    step 0, then only the keys that changed, and the keys gone), the events the move made (as
+    objects and in words); open, each player's private part of the view too. `viewer` is a seat
+    (from 0) or None for a spectator; `open_hands` needs a finished game."""
+    game = make(record.game, players=record.players, rules=record.rules)
+    gi = info(record.game)
+    state: State = game.new_game(seed=record.seed, **record.setup)
+    n = record.players
+    if viewer is not None and not 0 <= viewer < n:
+        raise ParlourError(f"the seat must be from 1 to {n}")
+    look = None if open_hands else viewer
+    if open_hands:
+        final = game.new_game(seed=record.seed, **record.setup)
+        for text in record.moves:
+            final.apply(text)
+        if not final.is_over:
+            raise TableError(
+                "every hand is shown of a finished game only; this one is not finished",
+                409,
+                "not_finished",
+            )
+    steps: list[dict[str, Any]] = []
+    sent: dict[str, Any] | None = None
+    seen = 0  # events of `look`'s view sent so far
+
+    def step(ply: int, move: str | None, mover: int | None, words: list[str] | None) -> None:
+        nonlocal sent, seen
+        typed = state.view(look)
+        events = typed.pop("events")
+        whole = view_to_wire(typed)
+        new = events[seen:]
+        entry: dict[str, Any] = {
+            "ply": ply,
+            "move": move,
+            "mover": mover,
+            "to_play": None if state.is_over else state.to_play,
+            "events": view_to_wire({"e": new})["e"],
+            "log": words if words is not None else [gi.describe_event(e, names) for e in new],
+        }
+        if sent is None:
+            entry["view"] = whole
+        else:
+            entry["view"] = {k: v for k, v in whole.items() if k not in sent or sent[k] != v}
+            gone = [k for k in sent if k not in whole]
+            if gone:
+                entry["removed"] = gone
+        if open_hands:
+            entry["hands"] = [view_to_wire(private_parts(state, p)) for p in range(n)]
+        sent, seen = whole, len(events)
+        steps.append(entry)
+
+    step(0, None, None, None)
+    for ply, text in enumerate(record.moves, start=1):
+        mover = state.to_play
+        # open, each move is told as its mover saw it (what they drew, say), like `parlour replay`
+        before = len(state.view(mover)["events"]) if open_hands and mover is not None else 0
+        try:
+            state.apply(text)
+        except ParlourError as exc:
+            raise ParlourError(f"move {ply} ({text!r}) cannot be played: {exc}") from None
+        words = None
+        if open_hands and mover is not None:
+            told = state.view(mover)["events"][before:]
+            words = [gi.describe_event(e, names) for e in told]
+        step(ply, text, mover, words)
+    result = state.result().to_dict() if state.is_over else None
+    return {
+        "game": record.game,
+        "title": gi.title,
+        "players": n,
+        "rules": game.spec()["rules"],
+        "names": names,
+        "viewer": "open" if open_hands else viewer,
+        "finished": state.is_over,
+        "result": result,
+        "web": web_assets(gi),
+        "hash": record_hash(record),
+        "steps": steps,
+    }
+
+
+def parse_upload(body: bytes, number: int | None, max_moves: int) -> GameEntry:
+    """The game of an uploaded file (a record, a match file or a table's records; `number` from 1
+    picks one of several), checked: JSON, a known game, legal moves, not too long."""
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ParlourError(f"the file is not JSON: {exc}") from None
+    try:
+        entries = read_games(data)
+    except (LoadError, ParlourError) as exc:
+        raise ParlourError(f"not a parlour record: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ParlourError(f"not a parlour record: {exc!r}") from None
+    if not entries:
+        raise ParlourError("the file holds no game")
+    k = 1 if number is None else number
+    if not 1 <= k <= len(entries):
+        raise ParlourError(f"game {k}: the file holds {len(entries)} game(s)")
+    entry = entries[k - 1]
+    if len(entry.record.moves) > max_moves:
+        raise ParlourError(f"a record of {max_moves} moves at most is reviewed here")
+    try:
+        make(entry.record.game, players=entry.record.players, rules=entry.record.rules)
+    except ParlourError as exc:
+        raise ParlourError(f"the record's game cannot be set up: {exc}") from None
+    return entry
+
+
+def stored_names(names: list[str | None]) -> list[str]:
+    return [n or f"Seat {i + 1}" for i, n in enumerate(names)]
+
+
+# --- puzzles --------------------------------------------------------------------------------------
+def puzzle_id(puzzle: Puzzle) -> str:
+    """A puzzle's id: the hash of its JSON (the same puzzle found twice is saved once)."""
+    text = json.dumps(puzzle.to_dict(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def puzzle_message(puzzle: Puzzle) -> dict[str, Any]:
+    """A puzzle as the page shows it: the seat's view as a `view` message with its legal moves
+    (the game's module draws it and offers them), the events it had seen in words — and not the
+    answer, nor any estimate."""
+    state = puzzle.state()
+    gi = info(puzzle.game)
+    seat = puzzle.seat
+    typed = state.view(seat)
+    typed.pop("events")
+    names = [f"Player {p + 1}" + (" (you)" if p == seat else "") for p in range(puzzle.players)]
+    words: list[str] = []
+    try:  # the events as objects again, the way a bot reads a view that came as JSON
+        wire = {**view_to_wire(typed), "events": puzzle.history}
+        again = state.game.sample_state(wire, GameRng(0)).view(seat)["events"]
+        words = [gi.describe_event(e, names) for e in again]
+    except Exception:  # the words are a help; the position stands without them
+        log.exception("puzzle: the history could not be put into words")
+    legal = state.legal_moves()
+    return {
+        "game": puzzle.game,
+        "title": gi.title,
+        "players": puzzle.players,
+        "rules": state.game.spec()["rules"],
+        "seat": seat,
+        "names": names,
+        "web": web_assets(gi),
+        "source": {"ply": puzzle.source.get("ply")},
+        "message": {
+            "type": "view",
+            "table": None,
+            "game_number": 0,
+            "ply": 0,
+            "seat": seat,
+            "to_play": seat,
+            "view": view_to_wire(typed),
+            "seats": list(range(puzzle.players)),
+            "events_from": 0,
+            "events": puzzle.history,
+            "log": words,
+            "legal": [str(m) for m in legal],
+            "moves": [m.to_wire() for m in legal],
+            "clock": None,
+            "status": "playing",
+        },
+    }
+
+
+# --- analyses -------------------------------------------------------------------------------------
+def budget_key(budget: Budget) -> str:
+    """A budget as the cache keys it (with the server's fixed seed)."""
+    return f"i{budget.iterations}v{budget.min_visits}s{SEED}"
+
+
+@dataclass
+class Job:
+    """One analysis asked for: a stored game's (`game_id`) or an uploaded record's."""
+
+    id: str
+    client: str
+    record: Record
+    seat: int
+    budget: Budget
+    game_id: int | None
+    key: tuple[str, int, str]  # what it is of: the record's hash, the seat, the budget
+    status: str = "queued"  # queued | running | done | failed | cancelled
+    done: int = 0
+    total: int | None = None
+    error: str | None = None
+    analysis: dict[str, Any] | None = None
+    puzzles: list[dict[str, Any]] = field(default_factory=list)
+    cancel: bool = False
+    ended_at: float | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.status in ("queued", "running")
+
+
+class Reviews:
+    """The analysis queue, its process pool and the per-client rule (see the module doc)."""
+
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+        self.jobs: dict[str, Job] = {}
+        self.waiting: deque[str] = deque()
+        self.by_client: dict[str, str] = {}
+        per_minute = settings.uploads_per_minute
+        self.uploads = RateMeter(per_minute, max(1, int(per_minute)))
+        self._wake = asyncio.Event()
+        self._runners: list[asyncio.Task[None]] = []
+        self._pool: ProcessPoolExecutor | None = None
+
+    # --- life ------------------------------------------------------------------------------------
+    def start(self) -> None:
+        self._runners = [
+            asyncio.ensure_future(self._runner()) for _ in range(self.settings.analysis_workers)
+        ]
+        self._runners.append(asyncio.ensure_future(self._sweeper()))
+
+    async def _sweeper(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            try:
+                await self.prune()
+                self._forget_old()
+            except Exception:
+                log.exception("review: pruning old analyses failed")
+
+    async def stop(self) -> None:
+        for job in self.jobs.values():
+            job.cancel = True
+        for task in self._runners:
+            task.cancel()
+        for task in self._runners:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.settings.analysis_workers, mp_context=ctx
+            )
+        return self._pool
+
+    # --- asking ----------------------------------------------------------------------------------
+    def budget(self, iterations: int | None) -> Budget:
+        """The budget a request may have: the server's, or less."""
+        most = self.settings.analysis_iterations
+        if iterations is None:
+            return Budget(iterations=most)
+        if not 1 <= iterations <= most:
+            raise TableError(
+                f"an analysis may take 1 to {most} iterations a decision here", 400, "bad_budget"
+            )
+        return Budget(iterations=iterations)
+
+    def check_upload(self, client: str) -> None:
+        if not self.uploads.take(client):
+            raise TableError("too many uploads from you: wait a minute", 429, "rate_limited")
+
+    async def cached(self, record: Record, seat: int, budget: Budget) -> dict[str, Any] | None:
+        text = await self.db.call(
+            self.db.store.load_analysis, record_hash(record), seat, budget_key(budget)
+        )
+        return None if text is None else json.loads(text)
+
+    async def submit(
+        self, client: str, record: Record, seat: int, budget: Budget, game_id: int | None
+    ) -> dict[str, Any]:
+        """An analysis's state: done at once from the cache, the state of the same analysis if one
+        is under way, else a new one queued (429 when this client has one under way already, 503
+        when the queue is full)."""
+        if not 0 <= seat < record.players:
+            raise TableError(f"the seat must be from 0 to {record.players - 1}", 400, "bad_seat")
+        found = await self.cached(record, seat, budget)
+        if found is not None:
+            puzzles = await self._save_puzzles(Analysis.from_dict(found), record)
+            return {
+                "job": None,
+                "status": "done",
+                "cached": True,
+                "done": len(found["decisions"]),
+                "total": found["total"],
+                "seat": seat,
+                "budget": budget.to_dict(),
+                "analysis": found,
+                "puzzles": puzzles,
+                "error": None,
+            }
+        self._forget_old()
+        key = (record_hash(record), seat, budget_key(budget))
+        for other in self.jobs.values():  # the same analysis under way: no second one
+            if other.active and other.key == key:
+                return self.state(other)
+        mine = self.by_client.get(client)
+        if mine is not None and self.jobs[mine].active:
+            raise TableError(
+                "you have an analysis under way already: wait for it to finish, or cancel it",
+                429,
+                "analysis_busy",
+            )
+        if sum(j.active for j in self.jobs.values()) >= self.settings.analysis_queue:
+            raise TableError(
+                "the server is analysing as many games as it may: try again in a while", 503, "busy"
+            )
+        job = Job(secrets.token_urlsafe(9), client, record, seat, budget, game_id, key)
+        self.jobs[job.id] = job
+        self.by_client[client] = job.id
+        self.waiting.append(job.id)
+        self._wake.set()
+        return self.state(job)
+
+    def state(self, job: Job) -> dict[str, Any]:
+        ahead = None
+        if job.status == "queued":
+            ahead = list(self.waiting).index(job.id) if job.id in self.waiting else 0
+        return {
+            "job": job.id,
+            "status": job.status,
+            "cached": False,
+            "done": job.done,
+            "total": job.total,
+            "queued_ahead": ahead,
+            "seat": job.seat,
+            "budget": job.budget.to_dict(),
+            "analysis": job.analysis,
+            "puzzles": job.puzzles,
+            "error": job.error,
+        }
+
+    def get(self, job_id: str) -> Job:
+        job = self.jobs.get(job_id)
+        if job is None:
+            raise TableError(f"no analysis {job_id!r} (finished ones are cached)", 404, "unknown")
+        return job
+
+    def cancel(self, job_id: str, client: str) -> dict[str, Any]:
+        job = self.get(job_id)
+        if job.client != client:
+            raise TableError("only who asked for an analysis may cancel it", 403, "not_yours")
+        if job.active:
+            job.cancel = True
+            if job.status == "queued":
+                self._end(job, "cancelled")
+        return self.state(job)
+
+    def _forget_old(self) -> None:
+        now = time.monotonic()
+        for jid, job in list(self.jobs.items()):
+            if job.ended_at is not None and now - job.ended_at > KEEP_JOBS:
+                del self.jobs[jid]
+                if self.by_client.get(job.client) == jid:
+                    del self.by_client[job.client]
+
+    def _end(self, job: Job, status: str, error: str | None = None) -> None:
+        job.status, job.error, job.ended_at = status, error, time.monotonic()
+        if job.id in self.waiting:
+            self.waiting.remove(job.id)
+
+    # --- running ---------------------------------------------------------------------------------
+    async def _runner(self) -> None:
+        while True:
+            while not self.waiting:
+                self._wake.clear()
+                await self._wake.wait()
+            job = self.jobs.get(self.waiting.popleft())
+            if job is None or job.status != "queued":
+                continue
+            try:
+                await self._run(job)
+            except asyncio.CancelledError:
+                self._end(job, "cancelled", "the server stopped")
+                raise
+            except Exception as exc:
+                log.exception("analysis %s failed", job.id)
+                self._end(job, "failed", f"the analysis failed: {exc}")
+                if isinstance(exc, BrokenProcessPool):  # a worker died: the next job, a new pool
+                    self._pool = None
+
+    async def _run(self, job: Job) -> None:
+        job.status = "running"
+        rec = job.record
+        _, points, forced, end = await asyncio.to_thread(decision_points, rec, job.seat)
+        job.total = len(points)
+        text = rec.to_json()
+        budget = job.budget.to_dict()
+        loop = asyncio.get_running_loop()
+        judged: list[Decision] = []
+        start = time.perf_counter()
+        for i in range(len(points)):
+            if job.cancel:
+                self._end(job, "cancelled")
+                return
+            data = await loop.run_in_executor(
+                self._executor(), _judge_one, text, job.seat, i, budget, SEED
+            )
+            judged.append(Decision.from_dict(data))
+            job.done = i + 1
+        analysis = assemble(
+            rec,
+            job.seat,
+            job.budget,
+            Marks(),
+            SEED,
+            judged,
+            total=len(points),
+            forced=forced,
+            end=end,
+            complete=True,
+            seconds=time.perf_counter() - start,
+        )
+        data = analysis.to_dict()
+        await self.db.call(
+            self.db.store.save_analysis,
+            analysis.record["hash"],
+            job.seat,
+            budget_key(job.budget),
+            job.game_id,
+            json.dumps(data),
+        )
+        job.puzzles = await self._save_puzzles(analysis, rec)
+        job.analysis = data
+        self._end(job, "done")
+
+    async def _save_puzzles(self, analysis: Analysis, record: Record) -> list[dict[str, Any]]:
+        """The analysis's clearest decisions as puzzles, saved to be shared by their links."""
+        found = await asyncio.to_thread(
+            find_puzzles, analysis, record, seed=SEED, limit=PUZZLES_A_GAME
+        )
+        out = []
+        for p in found:
+            pid = puzzle_id(p)
+            await self.db.call(self.db.store.save_puzzle, pid, p.game, json.dumps(p.to_dict()))
+            out.append(
+                {"id": pid, "ply": p.source["ply"], "margin": p.margin, "link": f"/puzzle/{pid}"}
+            )
+        return out
+
+    async def prune(self) -> int:
+        before = time.time() - self.settings.retention_days * 86400
+        return await self.db.call(self.db.store.prune_uploaded_analyses, before)
+
+
+@lru_cache(maxsize=8)
+def _points(text: str, seat: int) -> tuple[Any, list[DecisionPoint]]:
+    game, points, _, _ = decision_points(Record.from_json(text), seat)
+    return game, points
+
+
+def _judge_one(
+    text: str, seat: int, index: int, budget: dict[str, Any], seed: int
+) -> dict[str, Any]:
+    """In a pool process: decision `index` of `seat` in the record `text`, judged as `analyse`
+    judges it (the game is replayed once per record and kept for its next decisions)."""
+    game, points = _points(text, seat)
+    decision = judge_point(
+        game, points[index], budget=Budget.from_dict(budget), marks=Marks(), seed=seed
+    )
+    return decision.to_dict()
+
+
+def stored_entry(row: dict[str, Any]) -> GameEntry:
+    """A stored game's record and names, for a finished game only (else 409: see the module doc)."""
+    if not row["finished"] or row["record"] is None:
+        raise TableError(
+            "this game is still being played: it can be reviewed once it is finished",
+            409,
+            "not_finished",
+        )
+    record = Record.from_dict(row["record"])
+    names = stored_names(row["names"]) if row["names"] else default_names(record.players)
+    return GameEntry(record, names)

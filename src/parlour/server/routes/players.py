@@ -1,0 +1,75 @@
+"""Ratings over HTTP: a game's leaderboard by rule preset, and a player's profile — an account's
+or a bot kind's (`bot:hint`): ratings, rating history, games with links to their review."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+
+from parlour.core.registry import games as all_games
+
+from ..accounts import name_key
+from ..tables import TableError
+from .deps import DbDep
+from .models import ERRORS
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["ratings"])
+
+
+def game_and_preset(game: str, preset: str | None) -> tuple[str, str]:
+    """A known game and one of its presets (default: the game's own), or 404/400."""
+    info = all_games().get(game)
+    if info is None:
+        raise TableError(f"no game {game!r}", 404, "unknown_game")
+    preset = preset or info.default_preset
+    if preset not in info.presets:
+        raise TableError(
+            f"{game} has no preset {preset!r} (it has {', '.join(sorted(info.presets))})", 400
+        )
+    return game, preset
+
+
+@router.get(
+    "/api/leaderboard/{game}",
+    summary="A game's rated players (accounts and bots), best first, for one rule preset",
+    responses=ERRORS,
+)
+async def leaderboard(
+    db: DbDep,
+    game: Annotated[str, Path(max_length=64)],
+    preset: Annotated[str | None, Query(max_length=64)] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> dict[str, Any]:
+    game, preset = game_and_preset(game, preset)
+    rows = await db.call(db.store.leaderboard, game, preset, limit)
+    for row in rows:
+        row["link"] = _link(row)
+    presets = sorted(all_games()[game].presets)
+    return {"game": game, "preset": preset, "presets": presets, "players": rows}
+
+
+def _link(row: dict[str, Any]) -> str:
+    return f"/players/{row['name'] if row['kind'] == 'account' else row['player']}"
+
+
+@router.get(
+    "/api/players/{name}",
+    summary="A player's profile: ratings by game and preset, rating history, games, win rates",
+    responses=ERRORS,
+)
+async def player(name: Annotated[str, Path(max_length=64)], db: DbDep) -> dict[str, Any]:
+    key: str | None = None
+    if name.startswith("bot:"):
+        key = name if len(name) > 4 else None
+    else:
+        found = await db.call(db.store.account_by_key, name_key(name))
+        key = None if found is None else f"a:{found['id']}"
+    out = None if key is None else await db.call(db.store.profile, key)
+    if out is None:
+        raise TableError(f"no player {name!r}", 404, "unknown_player")
+    for r in out["ratings"]:
+        r["leaderboard"] = f"/leaderboard/{r['game']}?preset={r['preset']}"
+    return out

@@ -1,0 +1,239 @@
+"""One websocket session: hello with a seat token (or none, to watch), then messages until it ends.
+
+Messages in are `move`, `hint`, `why`, `chat`, `next`, `rematch`, `close`, `view`, `ping`
+(docs/protocol.md); everything out is built by `wire`. Bad input is answered with an `error`
+message, never a dropped socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+
+from fastapi import WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from parlour.core import IllegalMove, ParlourError
+
+from . import wire
+from .clients import client_address
+from .connections import Conn
+from .gateway import Gateway, Replica
+from .settings import Settings
+from .tables import TableError
+
+__all__ = ["Bucket", "websocket_session"]
+
+
+class Bucket:
+    """A token bucket: `rate` messages a second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+async def _receive(ws: WebSocket) -> str | bytes | None:
+    """The next message's text (or bytes); None once the client has gone."""
+    msg = await ws.receive()
+    if msg["type"] == "websocket.disconnect":
+        return None
+    text: str | None = msg.get("text")
+    if text is not None:
+        return text
+    data: bytes | None = msg.get("bytes")
+    return data if data is not None else b""
+
+
+def _parse(raw: str | bytes, limit: int) -> dict[str, Any]:
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        raise TableError(f"message too large: {size} bytes, the limit is {limit}", 413, "too_large")
+    if isinstance(raw, bytes):
+        raise TableError("send text frames holding JSON objects", 400, "malformed")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise TableError(f"not JSON: {exc}", 400, "malformed") from None
+    except RecursionError:  # [[[[…]]]] thousands deep: an answer, not a dropped socket
+        raise TableError("not a message: JSON nested too deeply", 400, "malformed") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise TableError('a message is a JSON object with a "type"', 400, "malformed")
+    return data
+
+
+async def _writer(ws: WebSocket, conn: Conn) -> None:
+    while True:
+        text = await conn.queue.get()
+        if text is None:
+            await ws.close(conn.close_code, conn.close_reason)
+            return
+        await ws.send_text(text)
+
+
+async def websocket_session(
+    ws: WebSocket, code: str, *, gateway: Gateway, settings: Settings
+) -> None:
+    await ws.accept()
+
+    async def refuse(err: dict[str, Any], close_code: int) -> None:
+        with contextlib.suppress(Exception):
+            await ws.send_json(err)
+            await ws.close(close_code, err["code"])
+
+    host = ws.client.host if ws.client else None
+    clients = gateway.clients
+    client = clients.key(client_address(host, ws.headers, settings.trust_forwarded))
+    if not clients.open_websocket(client):
+        limit = settings.websockets_per_client
+        await refuse(wire.error("too_many", f"at most {limit} connections from one client"), 4429)
+        return
+    try:
+        await _session(ws, code, client, gateway=gateway, settings=settings, refuse=refuse)
+    finally:
+        clients.close_websocket(client)
+
+
+async def _session(
+    ws: WebSocket, code: str, client: str, *, gateway: Gateway, settings: Settings, refuse: Any
+) -> None:
+    try:
+        rep = await gateway.replica(code)
+    except TableError as exc:
+        await refuse(wire.error(exc.code, str(exc)), 4404)
+        return
+    try:
+        raw = await asyncio.wait_for(_receive(ws), settings.hello_timeout)
+    except (TimeoutError, WebSocketDisconnect):
+        await refuse(wire.error("no_hello", "send a hello message first"), 4400)
+        return
+    if raw is None:
+        return
+    try:
+        hello = _parse(raw, settings.max_message)
+        if hello["type"] != "hello":
+            raise TableError('the first message must be {"type": "hello"}', 400, "no_hello")
+    except TableError as exc:
+        await refuse(wire.error(exc.code, str(exc)), 4400)
+        return
+    seat: int | None = None
+    is_host = False
+    token = hello.get("token")
+    if token is not None:
+        found = rep.table.seat_for_token(token) if isinstance(token, str) else None
+        if found is None and isinstance(token, str):
+            # a seat just taken through another gateway: its update may not be here yet
+            await gateway.catch_up(rep)
+            found = rep.table.seat_for_token(token)
+        if found is None:
+            await refuse(
+                wire.error("unknown_token", "this token is not a seat at this table"), 4401
+            )
+            return
+        seat, is_host = found
+    conn = Conn(seat, is_host)
+    writer = asyncio.ensure_future(_writer(ws, conn))
+    bucket = Bucket(settings.rate, settings.burst)
+    await gateway.attach(rep, conn)
+    try:
+        while not writer.done():
+            try:
+                raw = await asyncio.wait_for(_receive(ws), settings.websocket_idle)
+            except TimeoutError:  # silent for an hour: make room (a reload reconnects)
+                conn.send(wire.error("idle", "closed after a long silence: reconnect to go on"))
+                conn.close(4408, "idle")
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer, 5)  # the error goes out, then the close
+                break
+            if raw is None:
+                break
+            if not bucket.take():
+                conn.send(
+                    wire.error("rate_limited", f"at most {settings.rate:g} messages a second")
+                )
+                continue
+            try:
+                await _handle(gateway, rep, conn, client, _parse(raw, settings.max_message))
+            except IllegalMove as exc:
+                conn.send(wire.error("illegal", str(exc), legal=exc.legal))
+            except TableError as exc:
+                extra = {} if exc.legal is None else {"legal": exc.legal}
+                conn.send(wire.error(exc.code, str(exc), **extra))
+            except ParlourError as exc:
+                conn.send(wire.error("bad_request", str(exc)))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await gateway.detach(rep, conn)
+        if not writer.done():
+            # let queued messages go out before the socket is dropped
+            writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+        if ws.client_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+async def _handle(
+    gateway: Gateway, rep: Replica, conn: Conn, client: str, msg: dict[str, Any]
+) -> None:
+    """One message from a connection (`client`: its key, for the per-client limits)."""
+    kind = msg["type"]
+    if kind == "ping":
+        conn.send({"type": "pong"})
+    elif kind == "move":
+        if conn.seat is None:
+            raise TableError("spectators cannot move", 403, "spectator")
+        text, ply = msg.get("move"), msg.get("ply")
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise TableError('a move message needs "move": the move text', 400, "malformed")
+        if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
+            raise TableError('"ply" must be a whole number', 400, "malformed")
+        await gateway.ask(rep.code, "move", seat=conn.seat, move=text, ply=ply)
+    elif kind in ("next", "close"):
+        if not conn.is_host:
+            raise TableError(f"only the host may {kind} the table's game", 403, "not_host")
+        await gateway.ask(rep.code, kind)
+    elif kind == "view":
+        async with rep.lock:
+            rep.resend_view(conn)
+    elif kind == "hint":
+        if conn.seat is None:
+            raise TableError("spectators get no hints", 403, "spectator")
+        conn.send(await gateway.hint(rep, conn.seat))
+    elif kind == "chat":
+        if conn.seat is None:
+            raise TableError("spectators cannot chat: take a seat first", 403, "spectator")
+        await gateway.chat(rep, conn.seat, msg.get("text"))
+    elif kind == "why":
+        text = msg.get("move")
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise TableError('a why message needs "move": the move text', 400, "malformed")
+        conn.send(await gateway.why(rep, conn.seat, text))
+    elif kind == "rematch":
+        if not conn.is_host:
+            raise TableError("only the host may start a rematch", 403, "not_host")
+        await gateway.rematch(rep, client)
+    elif kind == "hello":
+        raise TableError("already said hello", 400, "malformed")
+    else:
+        raise TableError(
+            f"unknown message type {kind!r}: use move, hint, why, chat, next, rematch, close, "
+            "view or ping",
+            400,
+            "malformed",
+        )

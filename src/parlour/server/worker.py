@@ -1,0 +1,811 @@
+"""Table workers: the processes that own live tables.
+
+Each open table has exactly one owner at a time, recorded in the database with an epoch. The
+owner is the only writer of its tables: it takes requests (joins, moves, the host's commands) from
+gateways over the bus, checks them against its `Table`, stores them — every write a transaction
+that first compare-and-sets the table's owner, epoch and change number (`store.Fence`), so a
+stalled old owner can never write after another worker took over — applies them, and publishes the
+change, numbered, for the gateways' replicas. It runs the bots (in worker processes for searches),
+the move clocks, idle seats and the next game of a match.
+
+Workers heartbeat every second. A worker not heard from for a few seconds is dead: the others
+adopt its tables from the move log, with the move clock's outage credited back to the player on
+move, and carry on — bots, clocks, seats. On SIGTERM a worker drains: it hands each table to the
+least-loaded live peer (or, with none, releases it for the next worker to adopt) and exits, with
+no game aborted. `make serve` runs one worker and one gateway in one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import secrets
+import socket
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from parlour.core import IllegalMove, Move, ParlourError
+
+from .bus import Bus
+from .chat import ChatLog
+from .database import Database
+from .director import TournamentDirector
+from .settings import Settings
+from .store import Fence, Fenced, MoveRow, TableRow
+from .tables import Table, TableError, game_seeder, hash_token, new_token, rebuild
+from .thinking import Thinker
+
+__all__ = ["OwnedTable", "TableWorker", "worker_id"]
+
+log = logging.getLogger("parlour.server")
+
+HEARTBEAT = 1.0  # seconds between heartbeats
+DEAD_AFTER = 3.0  # a worker not heard from for this long is dead; its tables are adopted
+PRESENCE_TTL = 60.0  # a gateway's report of who is connected lasts this long unless repeated
+
+
+def worker_id() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def table_channel(code: str) -> str:
+    return f"table:{code}"
+
+
+class OwnedTable:
+    """One table this worker owns: its `Table`, its lock, its fence, and the tasks that move bots,
+    run clocks, hand on idle seats and start the next game.
+
+    Every change follows one path, under the lock: check (the `Table` says whether it may happen),
+    store (committed, behind the fence), apply, publish. A bot thinks with the lock released (the
+    table keeps a snapshot of its view) and its move is played only if nothing changed meanwhile.
+    """
+
+    def __init__(self, worker: TableWorker, table: Table, fence: Fence) -> None:
+        self.worker = worker
+        self.table = table
+        self.code = table.code
+        self.fence = fence
+        self.lock = asyncio.Lock()
+        self.deadline: float | None = None  # wall clock: when the player to move runs out
+        self._task: asyncio.Task[None] | None = None
+        self._idle_task: asyncio.Task[None] | None = None
+        self._retry = 0
+        self.gone = False  # another worker owns it now: do nothing more
+        # gateway -> (seat -> connections, when reported): who is there, across every gateway
+        self.presence: dict[str, tuple[dict[int, int], float]] = {}
+        # the recent chat lines, heard on the table's channel, for gateways new to the table
+        self.chat = ChatLog()
+        self.away_since: dict[int, float] = {}
+        # as long ago as the store says (a table adopted after a restart keeps its age)
+        self.last_activity = time.monotonic() - max(0.0, time.time() - table.last_active)
+        now = time.monotonic()
+        for s in table.seats:
+            if s.filled and s.bot is None:
+                self.away_since[s.seat] = now
+
+    # --- storing and telling ---------------------------------------------------------------------
+    async def _store(self, call: Awaitable[Any]) -> Any:
+        """A write of this table; a database failure is a `storage` error (nothing changed), a
+        lost fence a `moved` error (another worker owns the table now: the gateway asks again)."""
+        try:
+            return await call
+        except Fenced:
+            self.worker.lost(self)
+            raise TableError(
+                "this table moved to another worker: ask again", 503, "moved"
+            ) from None
+        except SQLAlchemyError as exc:
+            log.error("table %s: storing failed: %s", self.code, str(exc).splitlines()[0])
+            raise TableError(
+                "the server could not store this (its database is failing); nothing changed: "
+                "try again in a moment",
+                503,
+                "storage",
+            ) from None
+
+    async def _write(self, fn: Any, *args: Any) -> Any:
+        """A store call behind this table's fence (its first argument); the fence moves on."""
+        out = await self._store(self.worker.db.call(fn, self.fence, *args))
+        if isinstance(out, tuple):  # (value, fence)
+            self.fence = out[1]
+            self.table.seq = self.fence.seq
+            return out[0]
+        self.fence = out
+        self.table.seq = self.fence.seq
+        return None
+
+    async def publish(self, kind: str, seq: int | None = None, **fields: Any) -> None:
+        """Tell the gateways what changed, numbered with the table's change number (or `seq`,
+        the number of an earlier change told only now)."""
+        seq = self.fence.seq if seq is None else seq
+        message = {"kind": kind, "table": self.code, "seq": seq, **fields}
+        await self.worker.bus.publish(table_channel(self.code), message)
+
+    # --- requests from gateways ------------------------------------------------------------------
+    async def join(
+        self, name: Any, seat: int | None, account: int | None = None, account_name: Any = None
+    ) -> dict[str, Any]:
+        async with self.lock:
+            t = self.table
+            if t.rated and account is not None:
+                name = account_name  # at a rated table people sit under their usernames
+            clean, seat = t.check_join(name, seat, account)
+            token = new_token()
+            token_hash = hash_token(token)
+            store = self.worker.db.store
+            await self._write(store.fill_seat, seat, clean, token_hash, None, account)
+            t.take_seat(seat, clean, token_hash, account)
+            self.away_since[seat] = time.monotonic()
+            self.last_activity = time.monotonic()
+            await self.publish("seats")
+            if t.status == "waiting" and t.all_seated:
+                await self._start_game()
+            elif t.live:
+                await self._after_change()  # a freed seat taken mid-game: its clock starts again
+            return {"seat": seat, "token": token}
+
+    async def move(self, seat: int, text: str, ply: int | None) -> dict[str, Any]:
+        async with self.lock:
+            move = self.table.check_move(seat, text, ply)
+            await self._commit(move)
+            return {"seq": self.fence.seq}
+
+    async def next_game(self) -> dict[str, Any]:
+        async with self.lock:
+            self.table.check_next()
+            await self._start_game()
+            return {"game_number": self.table.game_number}
+
+    async def close(self, why: str = "the host closed the table") -> dict[str, Any]:
+        async with self.lock:
+            if self.table.status == "closed":
+                return {"closed": self.code}
+            self._cancel_tasks()
+            self.deadline = None
+            await self._write(self.worker.db.store.set_status, "closed")
+            self.table.status = "closed"
+            await self.publish("status", message=why)
+        self.worker.forget(self)
+        return {"closed": self.code}
+
+    async def expire(self) -> None:
+        """A waiting table nobody joined in time: closed for everyone, kept for the record."""
+        async with self.lock:
+            if self.table.status != "waiting":
+                return
+            self._cancel_tasks()
+            await self._write(self.worker.db.store.set_status, "expired")
+            self.table.status = "expired"
+            await self.publish("status", message="nobody joined this table in time: it has expired")
+        self.worker.forget(self)
+
+    def presence_report(self, gateway: str, seats: dict[int, int]) -> None:
+        """A gateway says how many connections each seat has there."""
+        now = time.monotonic()
+        self.presence[gateway] = (seats, now)
+        here = self.connected()
+        for s in self.table.seats:
+            if s.bot is None and s.filled:
+                if here.get(s.seat):
+                    self.away_since.pop(s.seat, None)
+                else:
+                    self.away_since.setdefault(s.seat, now)
+
+    def connected(self) -> dict[int, int]:
+        now = time.monotonic()
+        out: dict[int, int] = {}
+        for seats, at in self.presence.values():
+            if now - at <= PRESENCE_TTL:
+                for seat, n in seats.items():
+                    out[seat] = out.get(seat, 0) + n
+        return out
+
+    # --- changes, inside the lock ----------------------------------------------------------------
+    async def _start_game(self) -> None:
+        t = self.table
+        undo = t.match.undo_point()
+        state = t.deal_next()
+        spec = state.game.spec()
+        deadline = self._deadline_for(state)
+        try:
+            game_id = await self._write(
+                self.worker.db.store.start_game,
+                len(t.match.games),
+                spec["players"],
+                t.match.seats,
+                state.seed,
+                dict(state.setup),
+                spec["rules"],
+                deadline,
+            )
+        except TableError:
+            t.match.undo(undo)  # the game was not stored: it has not started
+            raise
+        t.begin(state, game_id)
+        self.deadline = deadline
+        await self.publish("start", game=t.game_number, game_id=game_id, deadline=deadline)
+        await self._after_change(new_deadline=False)
+
+    def _deadline_for(self, state: Any) -> float | None:
+        """The move clock's deadline for the player to move in `state` (a person; wall clock)."""
+        t = self.table
+        if t.move_clock <= 0 or state.is_over or state.to_play is None:
+            return None
+        seat = t.match.seats[state.to_play] if state.to_play < len(t.match.seats) else None
+        if seat is None or t.bot_at(seat) is not None:
+            return None
+        return time.time() + t.move_clock
+
+    async def _commit(self, move: Move, forced: bool = False) -> None:
+        """Store a legal move (committed, behind the fence), apply it, then tell the gateways."""
+        t = self.table
+        assert t.state is not None and t.game_id is not None
+        ply = t.ply
+        after = t.state.copy()
+        after.apply(move)
+        deadline = self._deadline_for(after) if not after.is_over else None
+        row = MoveRow(self.fence, t.game_id, ply, str(move), deadline)
+        self.fence = await self._store(self.worker.db.write_move(row))
+        t.seq = self.fence.seq
+        t.apply(move)
+        self.deadline = deadline
+        self.last_activity = time.monotonic()
+        self._retry = 0
+        move_seq = self.fence.seq
+        finished = t.state.is_over
+        told = False
+        if finished:
+            # the result is stored before anyone is shown the last move: a client that saw the
+            # game end, asking any gateway for its history next, finds it there
+            result, status = t.finish()
+            if status:
+                t.status = status
+            try:
+                await self._write(self.worker.db.store.finish_game, t.game_id, result, status)
+                told = True
+            except TableError as exc:
+                if exc.code != "storage":
+                    raise
+                # the last move is stored, so a restart scores the game again; meanwhile retry
+                self.worker.keep(
+                    asyncio.ensure_future(self._store_result(t.game_id, result, status))
+                )
+        await self.publish(
+            "move",
+            seq=move_seq,
+            game=t.game_number,
+            ply=ply,
+            move=str(move),
+            deadline=deadline,
+            forced=forced,
+        )
+        if told:
+            await self.publish("result")
+        if t.status == "finished":
+            self.worker.director.poke()  # a tournament's round may be over
+        await self._after_change(new_deadline=False)
+
+    async def _store_result(self, game_id: int, result: dict[str, Any], status: str | None) -> None:
+        delay = 1.0
+        while not self.gone:
+            await asyncio.sleep(delay)
+            async with self.lock:
+                try:
+                    await self._write(self.worker.db.store.finish_game, game_id, result, status)
+                    await self.publish("result")
+                    return
+                except TableError as exc:
+                    if exc.code != "storage":
+                        return
+            delay = min(delay * 2, 30.0)
+
+    async def _after_change(self, new_deadline: bool = True) -> None:
+        """Arrange what happens next: a bot's move, a clock, an idle seat, the next game."""
+        t = self.table
+        self._cancel_tasks()
+        if new_deadline:
+            self.deadline = self._deadline_for(t.state) if t.state is not None else None
+        seat = t.seat_to_play()
+        if t.live and seat is not None:
+            if t.bot_at(seat) is not None:
+                self._spawn(self._bot_turn(t.game_number, t.ply))
+            elif self.deadline is not None:
+                self._spawn(self._clock(t.game_number, t.ply, self.deadline))
+            if t.bot_at(seat) is None and t.idle_timeout > 0 and t.seats[seat].filled:
+                self._idle_task = asyncio.ensure_future(self._idle(t.game_number, t.ply, seat))
+        elif t.state is not None and not t.live and not t.match.is_over and t.auto_next:
+            self._spawn(self._auto_next(t.game_number))  # the match's next game, by itself
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        self._task = asyncio.ensure_future(coro)
+
+    def _cancel_tasks(self) -> None:
+        for name in ("_task", "_idle_task"):
+            task = getattr(self, name)
+            setattr(self, name, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
+    def _still(self, game_number: int, ply: int) -> bool:
+        """Whether the game is still where a task left it (nobody moved, nothing closed)."""
+        t = self.table
+        return (
+            not self.gone
+            and t.live
+            and t.game_number == game_number
+            and t.ply == ply
+            and t.status != "closed"
+        )
+
+    async def _retry_later(self) -> None:
+        """The database failed while a bot, a clock or the next game was being stored: try the
+        same again later (nothing changed), backing off to once every 30 s until it works."""
+        self._retry += 1
+        await asyncio.sleep(min(30.0, 0.5 * 2**self._retry))
+        async with self.lock:
+            if not self.gone and self.table.status in ("playing", "waiting"):
+                await self._after_change()
+
+    async def _on_storage(self, call: Awaitable[None]) -> None:
+        """Run a task's change; a storage failure schedules a retry instead of stopping."""
+        try:
+            await call
+        except TableError as exc:
+            if exc.code == "moved":
+                return  # another worker owns the table now and carries on (see `lost`)
+            if exc.code != "storage":
+                raise
+            self._spawn(self._retry_later())
+
+    async def _bot_turn(self, game_number: int, ply: int) -> None:
+        await asyncio.sleep(self.table.bot_delay)
+        async with self.lock:
+            t = self.table
+            if not self._still(game_number, ply):
+                return
+            assert t.state is not None
+            seat = t.seat_to_play()
+            assert seat is not None
+            bot = t.bot_at(seat)
+            spec = t.seats[seat].bot
+            assert bot is not None and spec is not None
+            view = t.state.view(t.state.to_play)
+            legal = t.state.legal_moves()
+            seed = t.decision_seed(seat)
+        # The bot thinks with the lock released (a search in a worker process).
+        try:
+            move: Move | None = await self.worker.thinker.choose(
+                t.game, bot, spec, view, legal, seed
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a broken bot must not stop the table: it plays the forced move
+            log.exception("bot %s at table %s failed", spec, self.code)
+            move = None
+        async with self.lock:
+            if not self._still(game_number, ply):
+                return
+            assert t.state is not None
+            if move is None or move not in legal:
+                if move is not None:
+                    log.error("bot %s chose illegal %s", spec, move)
+                move = t.state.forced_move()
+            await self._on_storage(self._commit(move))
+
+    async def _clock(self, game_number: int, ply: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        async with self.lock:
+            if self._still(game_number, ply):
+                await self._on_storage(self._time_out())
+
+    async def clock_due(self, now: float) -> bool:
+        """The sweep's check of the move clock at wall-clock time `now` (a clock the sleeping
+        task has not acted on yet: a correspondence move's days, or a test's injected time).
+        Returns whether the player to move was out of time."""
+        async with self.lock:
+            if self.deadline is None or now < self.deadline or not self.table.live:
+                return False
+            await self._on_storage(self._time_out())
+            return True
+
+    async def _time_out(self) -> None:
+        """Inside the lock: the player to move is out of time. The forced move is played for
+        them; at a correspondence table whose host chose it, a bot takes the seat instead and
+        plays on (the person's token no longer acts there)."""
+        t = self.table
+        assert t.state is not None
+        seat = t.seat_to_play()
+        if t.correspondence and t.on_timeout == "bot" and seat is not None and not t.bot_at(seat):
+            await self.seat_idle(seat, "bot")
+            return
+        await self._commit(t.state.forced_move(), forced=True)
+
+    async def _auto_next(self, number: int) -> None:
+        await asyncio.sleep(max(self.table.bot_delay, 0.0) * 4)
+        async with self.lock:
+            t = self.table
+            if self.gone or t.game_number != number or t.live or t.match.is_over:
+                return
+            if t.status != "playing":
+                return
+            await self._on_storage(self._start_game())
+
+    async def _idle(self, game_number: int, ply: int, seat: int) -> None:
+        """A person to play who has not acted in `idle_timeout`: as the host chose, a bot takes
+        the seat and plays on, or the seat is freed for someone else."""
+        t = self.table
+        await asyncio.sleep(t.idle_timeout)
+        async with self.lock:
+            if not self._still(game_number, ply) or t.seat_to_play() != seat:
+                return
+            await self._on_storage(self.seat_idle(seat))
+
+    async def seat_idle(self, seat: int, how: str | None = None) -> None:
+        """Inside the lock: act on an idle person's seat as the table's `on_idle` says (or
+        `how`)."""
+        t = self.table
+        store = self.worker.db.store
+        if (how or t.on_idle) == "bot":
+            name = f"hint bot (for {t.seats[seat].name})"[:32]
+            await self._write(store.fill_seat, seat, name, None, "hint")
+            t.hand_to_bot(seat)
+        else:
+            await self._write(store.fill_seat, seat, None, None, None, None)
+            t.free_seat(seat)
+        self.away_since.pop(seat, None)
+        await self.publish("seats", handed=seat)
+        if t.live:
+            await self._after_change()
+
+    async def sweep_seats(self, now: float) -> None:
+        """Waiting seats whose person has not been connected for `idle_timeout` (squatters)."""
+        t = self.table
+        if t.idle_timeout <= 0 or t.status != "waiting":
+            return
+        async with self.lock:
+            for s in t.seats:
+                since = self.away_since.get(s.seat)
+                gone = since is not None and now - since >= t.idle_timeout
+                if s.bot is None and s.filled and gone:
+                    await self.seat_idle(s.seat)
+            if t.status == "waiting" and t.all_seated:
+                await self._start_game()
+
+    async def resume(self, credit: float = 0.0) -> None:
+        """After adopting or loading: bots, clocks (with `credit` seconds of outage given back to
+        the player on move) and the next game carry on."""
+        async with self.lock:
+            t = self.table
+            if t.status not in ("playing", "waiting"):
+                return
+            if t.status == "waiting" and t.all_seated:
+                await self._on_storage(self._start_game())
+                return
+            if t.state is None:
+                return
+            if t.clock_deadline is not None and t.live:
+                # the time the player had left when the owner died, given back
+                self.deadline = max(time.time(), t.clock_deadline + credit)
+                await self._after_change(new_deadline=False)
+            else:
+                await self._after_change()
+
+
+class TableWorker:
+    """A worker process's tables, its heartbeat, and its part in adopting the tables of the dead."""
+
+    def __init__(
+        self,
+        db: Database,
+        bus: Bus,
+        settings: Settings,
+        secret: bytes,
+        ident: str | None = None,
+    ) -> None:
+        self.db = db
+        self.bus = bus
+        self.settings = settings
+        self.secret = secret
+        self.id = ident or worker_id()
+        self.thinker = Thinker(settings.bot_workers)
+        self.tables: dict[str, OwnedTable] = {}
+        self.draining = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loops: list[asyncio.Task[None]] = []
+        self._replies: OrderedDict[str, dict[str, Any]] = OrderedDict()  # request id -> answer
+        # tables being loaded: an `adopt` message and the heartbeat's round can both find a new
+        # table at once, and a second copy would fence the first out of its own table
+        self._loading: set[str] = set()
+        self.director = TournamentDirector(self)  # moves running tournaments on
+
+    def keep(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- life ------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.db.call(self.db.store.register_worker, self.id)
+        await self.bus.subscribe(f"worker:{self.id}", self._on_request)
+        await self.adopt_round()
+        self._loops = [
+            asyncio.ensure_future(self._every(HEARTBEAT, self._beat)),
+            asyncio.ensure_future(self._every(self.settings.sweep_interval, self.sweep)),
+        ]
+        await self.director.start()
+
+    async def _every(self, seconds: float, job: Any) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await job()
+            except Exception:  # a database hiccup must not stop the next round
+                log.exception("worker %s: %s failed", self.id, getattr(job, "__name__", job))
+
+    async def _beat(self) -> None:
+        await self.db.call(self.db.store.heartbeat, self.id, len(self.tables), self.draining)
+        if not self.draining:
+            await self.adopt_round()
+
+    async def stop(self) -> None:
+        await self.director.stop()
+        for task in self._loops:
+            task.cancel()
+        for t in self.tables.values():
+            t._cancel_tasks()
+        for task in list(self._tasks):
+            task.cancel()
+        self.thinker.shutdown()
+        await self.bus.unsubscribe(f"worker:{self.id}", self._on_request)
+
+    async def drain(self) -> int:
+        """Hand every table to a live peer (the least loaded first), or release it when there is
+        none, and stop taking new ones: a rolling restart aborts no game. Returns how many."""
+        self.draining = True
+        await self.db.call(self.db.store.heartbeat, self.id, len(self.tables), True)
+        since = time.time() - DEAD_AFTER
+        peers = [
+            w
+            for w in await self.db.call(self.db.store.live_workers, since)
+            if w["id"] != self.id and not w["draining"]
+        ]
+        handed = 0
+        for i, owned in enumerate(list(self.tables.values())):
+            async with owned.lock:
+                owned._cancel_tasks()
+                peer = peers[i % len(peers)]["id"] if peers else None
+                f = owned.fence
+                if peer is not None:
+                    new = await self.db.call(self.db.store.claim, f.code, peer, f.owner, f.epoch)
+                    if new is not None:
+                        await self.bus.publish(f"worker:{peer}", {"op": "adopt", "table": f.code})
+                else:
+                    await self.db.call(self.db.store.release, f)
+                owned.gone = True
+                handed += 1
+            self.tables.pop(owned.code, None)
+            await self.bus.unsubscribe(table_channel(owned.code), self._on_table)
+        await self.db.call(self.db.store.drop_worker, self.id)
+        return handed
+
+    # --- owning ----------------------------------------------------------------------------------
+    async def adopt_round(self) -> None:
+        """Adopt this worker's share of the open tables with no live owner (new tables assigned
+        to it that it has not loaded yet, tables of dead workers, released tables)."""
+        store = self.db.store
+        since = time.time() - DEAD_AFTER
+        live = await self.db.call(store.live_workers, since)
+        alive = [w["id"] for w in live]
+        mine = await self.db.call(store.owned_by, self.id)
+        for code, epoch in mine.items():
+            if code not in self.tables:
+                await self._load(code, Fence(code, self.id, epoch, -1))
+        orphans = await self.db.call(store.orphans, alive, 1000)
+        if not orphans:
+            return
+        takers = max(1, sum(1 for w in live if not w["draining"]))
+        share = math.ceil(len(orphans) / takers)
+        # the least loaded live workers take theirs first; the rest is left for the next round
+        for code, owner, epoch in orphans[:share]:
+            fence = await self.db.call(store.claim, code, self.id, owner, epoch)
+            if fence is not None:
+                credit = await self._outage(owner)
+                await self._load(code, fence, credit)
+
+    async def _outage(self, owner: str | None) -> float:
+        """How long the dead owner was gone, to give back to a player's move clock."""
+        if owner is None:
+            return 0.0
+        rows = await self.db.call(self.db.store.live_workers, 0.0)
+        last = next((w["heartbeat_at"] for w in rows if w["id"] == owner), None)
+        return 0.0 if last is None else max(0.0, time.time() - last)
+
+    async def adopt(self, code: str) -> None:
+        """A gateway (or a draining peer) says a table is ours: load it if it is."""
+        owner = await self.db.call(self.db.store.owner_of, code)
+        if owner is None or owner[0] != self.id or code in self.tables:
+            return
+        await self._load(code, Fence(code, self.id, owner[1], owner[2]))
+
+    async def _load(self, code: str, fence: Fence, credit: float = 0.0) -> OwnedTable | None:
+        if code in self.tables or code in self._loading:
+            return self.tables.get(code)  # loaded, or being loaded: once is enough
+        self._loading.add(code)
+        try:
+            return await self._load_once(code, credit)
+        finally:
+            self._loading.discard(code)
+
+    async def _load_once(self, code: str, credit: float) -> OwnedTable | None:
+        row: TableRow | None = await self.db.call(self.db.store.load_table, code)
+        if row is None or row.owner != self.id or row.status not in ("waiting", "playing"):
+            return None
+        fence = Fence(code, self.id, row.epoch, row.seq)
+        try:
+            table = self._table(row)
+            unstored = rebuild(table, row)
+        except Exception:
+            log.exception("table %s could not be restored", code)
+            return None
+        owned = OwnedTable(self, table, fence)
+        self.tables[code] = owned
+        await self.bus.subscribe(table_channel(code), self._on_table)
+        for game_id, result, status in unstored:  # killed between a last move and its result
+            try:
+                async with owned.lock:
+                    await owned._write(self.db.store.finish_game, game_id, result, status)
+            except TableError:
+                log.error("table %s: the result of game %s could not be stored", code, game_id)
+        await owned.publish("owner", owner=self.id)
+        await owned.resume(credit)
+        return owned
+
+    def _table(self, row: TableRow) -> Table:
+        seeder: Any = game_seeder(self.secret, row.code)
+        if row.games and row.games[0].seed != seeder(0):
+            seeder = None  # stored before seeds were keyed: the match generator's stream
+        return Table(row, seeder)
+
+    def lost(self, owned: OwnedTable) -> None:
+        """A write was fenced out: another worker owns the table. Let it go."""
+        if not owned.gone:
+            log.warning("table %s: taken over by another worker; letting it go", owned.code)
+        owned.gone = True
+        owned._cancel_tasks()
+        self._drop(owned)
+
+    def forget(self, owned: OwnedTable) -> None:
+        owned.gone = True
+        self._drop(owned)
+        self.keep(
+            asyncio.ensure_future(self.bus.unsubscribe(table_channel(owned.code), self._on_table))
+        )
+
+    def _drop(self, owned: OwnedTable) -> None:
+        """Let go of this copy of a table, and never of another one of the same code."""
+        if self.tables.get(owned.code) is owned:
+            del self.tables[owned.code]
+
+    # --- the bus ---------------------------------------------------------------------------------
+    async def _on_table(self, channel: str, message: dict[str, Any]) -> None:
+        """A table's channel: the worker listens for the gateways' presence reports and keeps
+        the chat lines said."""
+        kind = message.get("kind")
+        owned = self.tables.get(message.get("table", ""))
+        if owned is None:
+            return
+        if kind == "presence":
+            seats = {int(k): int(v) for k, v in (message.get("seats") or {}).items()}
+            owned.presence_report(str(message.get("gateway")), seats)
+        elif kind == "chat" and isinstance(message.get("line"), dict):
+            owned.chat.add(message["line"])
+
+    async def _on_request(self, channel: str, message: dict[str, Any]) -> None:
+        op = message.get("op")
+        code = str(message.get("table", ""))
+        if op == "adopt":
+            await self.adopt(code)
+            return
+        rid = str(message.get("id", ""))
+        reply_to = message.get("reply")
+        if (
+            rid and rid in self._replies
+        ):  # a request sent again (its answer was lost): the same answer
+            answer = self._replies[rid]
+        else:
+            answer = await self._answer(op, code, message.get("args") or {})
+            if rid:
+                self._replies[rid] = answer
+                while len(self._replies) > 5000:
+                    self._replies.popitem(last=False)
+        if reply_to is not None:
+            await self.bus.publish(f"gateway:{reply_to}", {"id": rid, **answer})
+
+    async def _answer(self, op: Any, code: str, args: dict[str, Any]) -> dict[str, Any]:
+        owned = self.tables.get(code)
+        if owned is None:
+            # a request can overtake the `adopt` of a table just placed here (the gateway asks
+            # as soon as the row is stored): load it now if the store says it is ours, or wait
+            # for the load already under way, rather than answer `moved` to a table we own
+            await self.adopt(code)
+            for _ in range(50):
+                owned = self.tables.get(code)
+                if owned is not None or code not in self._loading:
+                    break
+                await asyncio.sleep(0.1)
+        if owned is None:
+            return _error(TableError(f"table {code} is not here", 503, "moved"))
+        try:
+            if op == "join":
+                account = args.get("account")
+                account = int(account) if isinstance(account, int) else None
+                name, seat = args.get("name"), args.get("seat")
+                return {"ok": await owned.join(name, seat, account, args.get("account_name"))}
+            if op == "move":
+                return {
+                    "ok": await owned.move(int(args["seat"]), str(args["move"]), args.get("ply"))
+                }
+            if op == "next":
+                return {"ok": await owned.next_game()}
+            if op == "close":
+                return {"ok": await owned.close()}
+            if op == "chat_lines":  # the recent lines, for a gateway new to the table
+                return {"ok": {"lines": list(owned.chat.lines)}}
+            return _error(TableError(f"unknown request {op!r}", 400, "malformed"))
+        except (IllegalMove, TableError, ParlourError) as exc:
+            return _error(exc)
+
+    # --- sweeping --------------------------------------------------------------------------------
+    async def sweep(self, now: float | None = None, wall: float | None = None) -> dict[str, int]:
+        """Expire waiting tables nobody joined in `waiting_ttl`, hand on seats of people long
+        gone, close abandoned tables, delete abandoned tables older than `retention_days`, and
+        act on move clocks run out (at wall-clock time `wall`). Correspondence tables are never
+        expired, closed or deleted: they wait however long their game takes. Expired log-in
+        sessions are deleted too."""
+        mono = time.monotonic() if now is None else now
+        wall = time.time() if wall is None else wall
+        expired = timeouts = 0
+        abandon = self.settings.retention_days * 86400
+        for owned in list(self.tables.values()):
+            t = owned.table
+            idle = mono - owned.last_activity
+            try:
+                if await owned.clock_due(wall):
+                    timeouts += 1
+                    continue
+                if t.correspondence:
+                    continue
+                if t.status == "waiting" and idle >= self.settings.waiting_ttl:
+                    await owned.expire()
+                    expired += 1
+                elif t.status == "playing" and idle >= abandon and not owned.connected():
+                    await owned.close("nobody has played at this table for a long time")
+                else:
+                    await owned.sweep_seats(mono)
+            except TableError:
+                log.exception("sweep of table %s failed", owned.code)
+        cutoff = time.time() - abandon
+        pruned = await self.db.call(self.db.store.prune, cutoff)
+        # expired log-in sessions (a gateway refuses them anyway): the database forgets them
+        expiry = time.time() - self.settings.session_days * 86400
+        await self.db.call(self.db.store.prune_sessions, expiry)
+        if expired or pruned:
+            log.info("sweep: %d tables expired, %d abandoned tables deleted", expired, pruned)
+        return {"expired": expired, "pruned": pruned, "timeouts": timeouts}
+
+
+def _error(exc: Exception) -> dict[str, Any]:
+    """An answer that says a request was refused, as the wire says errors."""
+    if isinstance(exc, IllegalMove):
+        return {
+            "error": {"code": "illegal", "message": str(exc), "status": 400, "legal": exc.legal}
+        }
+    if isinstance(exc, TableError):
+        return {"error": {"code": exc.code, "message": str(exc), "status": exc.status}}
+    return {"error": {"code": "bad_request", "message": str(exc), "status": 400}}

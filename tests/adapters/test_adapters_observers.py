@@ -1,0 +1,80 @@
+"""Observers (`encoding.observer(state, seat)`) give, move after move, exactly what encoding the
+seat's whole view gives, whether a seat is looked at every move, at its own turns only or now and
+then; and the int8 masks are the masks."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from adapters_support import TABLES, need, table_id
+
+import parlour
+
+need("numpy")
+from parlour.adapters.encoding import encoding_for  # noqa: E402
+
+# Rule sets whose Whot! observations change in ways the presets of TABLES rarely reach: a known
+# pack (a turn-over refill), declarations, turns of several cards, general markets at two packs.
+MORE_WHOT: list[dict[str, Any]] = [
+    {"rules": "storey-1935", "players": 3, "deal": 7},
+    {"rules": "nigerian", "players": 2, "declarations": ("last card", "semi-last card")},
+    {"rules": "english", "players": 4, "double_decking": "number", "straights": "off"},
+    {"rules": "nigerian", "players": 6},
+]
+CASES = [*TABLES, *(("whot", kw) for kw in MORE_WHOT)]
+
+
+def follow(name: str, kw: dict[str, Any], seed: int, moves: int) -> int:
+    """Play `moves` random moves (new games as they end) and compare every observation asked."""
+    game = parlour.make(name, **kw)
+    enc = encoding_for(game)
+    rng = random.Random(seed)
+    compared = 0
+    while moves > 0:
+        state = game.new_game(seed=rng.getrandbits(32))
+        observers = [enc.observer(state, p) for p in range(game.players)]
+        # each seat is looked at by its own habit: every move, at its turns, or now and then
+        habits = [rng.choice(("every", "turn", "sometimes")) for _ in observers]
+        while True:
+            for p, (obs, habit) in enumerate(zip(observers, habits, strict=True)):
+                look = (
+                    habit == "every"
+                    or (habit == "turn" and state.to_play == p)
+                    or (habit == "sometimes" and rng.random() < 0.2)
+                    or state.is_over
+                )
+                if look:
+                    want = enc.observe(state.view(p))
+                    got = obs.observe()
+                    assert got.dtype == np.float32
+                    np.testing.assert_array_equal(got, want, err_msg=f"seat {p}: {state.history}")
+                    compared += 1
+            if state.is_over or moves <= 0:
+                break
+            legal = state.legal_moves()
+            np.testing.assert_array_equal(enc.mask(legal), enc.legal_mask(legal).astype(np.int8))
+            state.apply(rng.choice(legal))
+            moves -= 1
+    return compared
+
+
+@pytest.mark.parametrize("table", CASES, ids=table_id)
+def test_an_observer_sees_what_the_whole_view_encodes(table: tuple[str, dict[str, Any]]) -> None:
+    name, kw = table
+    assert follow(name, kw, seed=21, moves=3000) > 0
+
+
+def test_an_observation_is_a_new_array_each_time() -> None:
+    game = parlour.make("whot", players=2, rules="nigerian")
+    enc = encoding_for(game)
+    state = game.new_game(seed=3)
+    obs = enc.observer(state, 0)
+    first = obs.observe()
+    first[:] = -7  # the caller's to keep or spoil
+    np.testing.assert_array_equal(obs.observe(), enc.observe(state.view(0)))
+    mask = enc.mask(state.legal_moves())
+    mask[:] = 0
+    assert enc.mask(state.legal_moves()).any()

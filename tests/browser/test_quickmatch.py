@@ -1,0 +1,87 @@
+"""Quick match in a real browser: two people, each in their own browser, join the queue from
+/quick and end up seated at the same table, which shows both their names. A reload and a second
+tab show the same waiting state; leaving the queue brings the form back. Every page passes axe."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .conftest import PHONE, Server, new_person, shoot
+from .test_app import axe_problems
+
+
+def join_queue(page: Any, server: Server, name: str, bots: str = "") -> None:
+    page.goto(server.url + "/quick")
+    page.wait_for_selector("#quick-form")
+    page.select_option("#quick-game", "whot")
+    page.select_option("#quick-players", "2")
+    page.fill("#quick-name", name)
+    page.select_option("#quick-bots", bots)
+    page.click("#quick-join")
+
+
+def test_quick_match_between_two_browser_contexts(page: Any, browser: Any, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.click("#quick-link")
+    page.wait_for_url("**/quick")
+    page.wait_for_selector("#quick-form")
+    problems = axe_problems(page)
+    assert not problems, "\n".join(problems)
+    shoot(page, "quick-form-desktop")
+
+    join_queue(page, server, "Ada")
+    waiting = page.locator("#quick-waiting")
+    waiting.wait_for()
+    assert "Looking for players" in waiting.inner_text()
+    # a guest's rating is the default, 25; the band widens by the second
+    assert re.search(r"Players rated 2\d to 2\d \(you: 25\)", page.inner_text("#quick-band"))
+    assert "No bots" in page.inner_text("#quick-bots-in")
+    problems = axe_problems(page)
+    assert not problems, "\n".join(problems)
+    shoot(page, "quick-waiting-desktop")
+    # a reload, and another tab of the same browser: the same place in the queue
+    page.reload()
+    page.locator("#quick-waiting").wait_for()
+    other_tab = page.context.new_page()
+    other_tab.goto(server.url + "/quick")
+    other_tab.locator("#quick-waiting").wait_for()
+    assert "Ada, you are in the queue" in other_tab.inner_text("#quick-waiting")
+    other_tab.close()
+
+    bola = new_person(browser, PHONE)
+    try:
+        bola.goto(server.url + "/quick")
+        bola.wait_for_selector("#quick-form")
+        shoot(bola, "quick-form-phone")
+        join_queue(bola, server, "Bola")
+        bola.wait_for_url("**/t/*")
+        page.wait_for_url("**/t/*", timeout=30_000)  # the waiting one's long poll answered
+        assert page.url.rsplit("/", 1)[1] == bola.url.rsplit("/", 1)[1]
+        for p in (page, bola):  # each table names both players, and its own seat "you"
+            players = p.locator("#players")
+            players.get_by_text("Ada", exact=True).wait_for()
+            players.get_by_text("Bola", exact=True).wait_for()
+            assert p.locator("#players .player.me").count() == 1
+        assert "Ada" in page.inner_text("#players .player.me")
+        assert "Bola" in bola.inner_text("#players .player.me")
+        shoot(page, "quick-table-desktop")
+        shoot(bola, "quick-table-phone")
+        # back on /quick: the match is named, with a link back to the table
+        bola.goto(server.url + "/quick")
+        bola.locator("#quick-table").wait_for()
+        shoot(bola, "quick-matched-phone")
+    finally:
+        bola.context.close()
+
+
+def test_leaving_the_quick_match_queue(page: Any, server: Server) -> None:
+    page.set_viewport_size(PHONE)
+    join_queue(page, server, "Chidi", bots="60")
+    page.locator("#quick-waiting").wait_for()
+    assert "Bots take the empty seats in" in page.inner_text("#quick-bots-in")
+    shoot(page, "quick-waiting-phone")
+    page.click("#quick-leave")
+    page.wait_for_selector("#quick-form")
+    page.reload()
+    page.wait_for_selector("#quick-form")  # no place in the queue any more
