@@ -10,7 +10,7 @@ from pathlib import Path
 
 from parlour.bots import BotLimits
 from parlour.server import Settings
-from parlour.server.bus import LocalBus
+from parlour.server.bus import Handler, LocalBus
 from parlour.server.database import Database
 from parlour.server.store import Store
 from parlour.server.tables import plan_table
@@ -80,3 +80,44 @@ def test_a_request_that_overtakes_the_adopt_is_answered_by_the_table_the_store_g
 
     asyncio.run(main())
 
+
+def test_a_request_during_the_load_is_answered_once_the_first_game_is_dealt(
+    tmp_path: Path,
+) -> None:
+    """A rematch's link is sent once its owner says the table is `ready`: a request that comes
+    while the table is being loaded waits for the load (the first game dealt), so that nobody
+    following the link finds a table still waiting for players who are all seated."""
+
+    class SlowBus(LocalBus):
+        """A bus whose subscriptions take a while, as Redis's round trips do under load: the
+        table is in the worker's hands before its first game is dealt."""
+
+        async def subscribe(self, channel: str, handler: Handler) -> None:
+            if channel.startswith("table:"):
+                await asyncio.sleep(0.3)
+            await super().subscribe(channel, handler)
+
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'worker.sqlite3'}")
+        db, bus = Database(store), SlowBus()
+        worker = TableWorker(db, bus, Settings(bot_delay=10.0), await db.call(store.secret, "s"))
+        await worker.start()
+        try:
+            row, _, _ = plan_table(
+                "READY", "whot", players=2, host_name="Ada", bots={1: "random"},
+                bot_delay=10.0, bot_limits=BotLimits(),
+            )  # fmt: skip
+            await db.call(store.create_table, row, worker.id)
+            _, answer = await asyncio.gather(
+                worker.adopt("READY"), worker._answer("ready", "READY", {})
+            )
+            assert answer == {"ok": {"status": "playing"}}
+            stored = await db.call(store.load_table, "READY")
+            assert stored is not None and stored.status == "playing"
+        finally:
+            await worker.stop()
+            await bus.close()
+            db.shutdown()
+            store.close()
+
+    asyncio.run(main())

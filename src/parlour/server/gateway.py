@@ -622,6 +622,12 @@ class Gateway:
             raise TableError(f"the rematch is at /t/{made}", 409, "rematch_made")
         host = next((s.seat for s in row.seats if s.token_hash == row.host_hash), None)
         await self._opened(client, row, worker, host)
+        # every seat is taken, so its owner deals the first game as it loads the table: wait for
+        # that, so whoever follows the link (through any gateway) finds the game on, not waiting
+        try:
+            await self.ask(code, "ready", tries=2)
+        except TableError as exc:  # it starts when its owner (or the next) loads it
+            log.warning("rematch %s: its owner has not loaded it yet (%s)", code, exc)
         message = {"kind": "rematch", "table": rep.code, "code": code}
         await self.bus.publish(table_channel(rep.code), message)
         return code

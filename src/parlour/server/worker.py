@@ -728,17 +728,17 @@ class TableWorker:
             await self.bus.publish(f"gateway:{reply_to}", {"id": rid, **answer})
 
     async def _answer(self, op: Any, code: str, args: dict[str, Any]) -> dict[str, Any]:
-        owned = self.tables.get(code)
-        if owned is None:
+        if code not in self.tables or code in self._loading:
             # a request can overtake the `adopt` of a table just placed here (the gateway asks
             # as soon as the row is stored): load it now if the store says it is ours, or wait
-            # for the load already under way, rather than answer `moved` to a table we own
+            # for the load already under way (its first game dealt, its bots woken), rather
+            # than answer `moved` to a table we own or answer for a table half loaded
             await self.adopt(code)
             for _ in range(50):
-                owned = self.tables.get(code)
-                if owned is not None or code not in self._loading:
+                if code not in self._loading:
                     break
                 await asyncio.sleep(0.1)
+        owned = self.tables.get(code)
         if owned is None:
             return _error(TableError(f"table {code} is not here", 503, "moved"))
         try:
@@ -757,6 +757,8 @@ class TableWorker:
                 return {"ok": await owned.close()}
             if op == "chat_lines":  # the recent lines, for a gateway new to the table
                 return {"ok": {"lines": list(owned.chat.lines)}}
+            if op == "ready":  # a new table, loaded here and its game started if all are seated
+                return {"ok": {"status": owned.table.status}}
             return _error(TableError(f"unknown request {op!r}", 400, "malformed"))
         except (IllegalMove, TableError, ParlourError) as exc:
             return _error(exc)
