@@ -92,6 +92,15 @@ def test_on_a_phone_the_hand_the_call_card_and_the_prompt_show_without_scrolling
     page.wait_for_selector(".whot-hand .whot-card")
     for sel in (".whot-hand-wrap", ".whot-pile-top", ".whot-hand-head", "#turn", ".whot-market"):
         assert in_view(page, sel), f"{sel} is not in view with {players} players"
+    # the tallest prompt of a turn: a pick of three waiting for you (once seen with eight
+    # players, the hand's last rows below the fold); the same view, redrawn with it
+    page.evaluate(
+        "(() => { const t = window.parlourTable; t.drawView({...t.msg, "
+        "view: {...t.msg.view, pending_pick: 3, pick_number: 5}}); })()"
+    )
+    assert page.locator(".whot-alert[data-pending-pick='3']").count() == 1
+    for sel in (".whot-hand-wrap", ".whot-pile-top", "#turn", ".whot-market"):
+        assert in_view(page, sel), f"{sel} is not in view with {players} players and a pick"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # the player chips do not repeat the opponents drawn on the board: they are below it
     board = page.locator("#board").bounding_box()

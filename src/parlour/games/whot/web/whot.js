@@ -238,13 +238,17 @@ export function mount(el, ctx) {
       const p = me === null ? (k - 1) : (((me + k * v.direction) % n) + n) % n;
       if (p !== me) order.push(p);
     }
+    const narrow = el.clientWidth < 520;
+    // five or more at a phone's table: each chip in two short rows (the name; the fan beside
+    // the count), so that three rows of them still leave your hand in view during a pick
+    const crowded = narrow && order.length >= 4;
+    parts.opps.classList.toggle("crowded", crowded);
     fill(parts.opps, order.map((p) => {
       const count = v.hand_counts[p];
       const shown = v.is_over && v.hands ? v.hands[p] : null;
       const known = shown ? [] : (v.known?.[p] || []);
-      const narrow = el.clientWidth < 520;
       const backs = shown ? 0 : Math.max(0, Math.min(count, narrow ? 7 : 12) - known.length);
-      const w = narrow ? 17 : 26, step = narrow ? 5 : 9;
+      const w = crowded ? 12 : narrow ? 17 : 26, step = crowded ? 4 : narrow ? 5 : 9;
       const items = [];
       let x = 2;
       const cards = shown ? [...shown].sort((a, b) => sortKey(a) - sortKey(b)) : known;
