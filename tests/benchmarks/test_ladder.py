@@ -102,3 +102,15 @@ def test_the_same_figures_come_again_from_the_saved_rows(
 def test_the_cheat_is_labelled_wherever_its_rating_is_printed(ladder: ModuleType) -> None:
     assert "CHEATS" in ladder.label("cheat-mcts:iterations=100")
     assert ladder.label("hint") == "hint"
+
+
+def test_without_openspiel_the_ladder_says_so_and_how_to_install_it(
+    ladder: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "open_spiel", None)  # import open_spiel… raises ImportError
+    why = ladder.playable("openspiel-ismcts:simulations=5", ladder.TABLES["whot-nigerian"])
+    assert why is not None and "needs OpenSpiel" in why and "pip install -e '.[peers]'" in why
+    ladder.main(["--only", "whot-nigerian", "--bots", "random,openspiel-ismcts", "--games", "2"])
+    out = capsys.readouterr().out
+    assert "whot-nigerian: leaving out openspiel-ismcts: openspiel-ismcts needs OpenSpiel" in out
+

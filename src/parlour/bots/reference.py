@@ -111,7 +111,10 @@ class OpenSpielISMCTS(Bot):
 
             from parlour.adapters import openspiel
         except ImportError:
-            raise RulesError("openspiel-ismcts needs open-spiel: pip install open-spiel") from None
+            raise RulesError(
+                "openspiel-ismcts needs OpenSpiel, which parlour does not depend on: "
+                "pip install -e '.[peers]' (or open-spiel)"
+            ) from None
         self._spiel = openspiel.load(game.name, players=game.players, rules=game.preset)
         if self._spiel.pgame.rules != game.rules:
             # The OpenSpiel game is loaded by preset name; house rules would silently differ.
