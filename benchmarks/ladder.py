@@ -73,13 +73,18 @@ BOTS = (
     "cheat-mcts:iterations=1000",
 )
 
-# The bot of each level (easy, medium, hard, expert) per game, chosen on this ladder's figures
-# (docs/bots.md, "Ladder"); each level's pairing with the one below is always played.
-LEVELS: dict[str, tuple[str, str, str, str]] = {
-    "whot": ("random", "greedy", "hint", "ismcts:iterations=1000"),
-    "sorry": ("random", "greedy", "hint", "ismcts:iterations=1000"),
-    "whoswho-tricks": ("random", "greedy", "hint", "ismcts:iterations=1000"),
-    "whoswho-books": ("random", "greedy", "hint", "ismcts:iterations=1000"),
+# The bot of each level per game, easiest first, chosen on this ladder's figures (docs/bots.md,
+# "Ladder"): as many levels (at most easy, medium, hard, expert) as the ladder separates — each
+# beats the level below with its whole 95% interval above 50% on every table of the game. Each
+# level's pairing with the one below is always played.
+# Measured on 2026-11-26 (docs/bots.md has the figures): in Whot! greedy beats hint and no search
+# was separated from greedy; in Sorry! greedy and hint are level and ismcts (100 iterations) beats
+# hint; in Who's Who nothing was separated from hint (in Game No. 2 hint and greedy are one bot).
+LEVELS: dict[str, tuple[str, ...]] = {
+    "whot": ("random", "hint", "greedy"),
+    "sorry": ("random", "hint", "ismcts:iterations=100"),
+    "whoswho-tricks": ("random", "hint"),
+    "whoswho-books": ("random", "hint"),
 }
 
 REFERENCE_NOTE = {
@@ -178,11 +183,17 @@ def print_table(key: str, table: Table, rows: list[dict[str, Any]]) -> None:
         )
 
 
-def levels_entry(game: str, tables: dict[str, list[dict[str, Any]]], command: str) -> Any:
-    """The levels of `game` with each one's rate against the level below on each of its tables."""
+def levels_entry(game: str, tables: dict[str, list[dict[str, Any]]]) -> Any:
+    """The levels of `game` with each one's rate against the level below on each of its tables,
+    and the ladder commands that played those games."""
     bots = LEVELS[game]
+    commands = sorted(
+        {str(r["command"]) for k, rows in tables.items() if TABLES[k].game == game for r in rows}
+    )
+    if not 1 <= len(bots) <= len(LEVEL_NAMES):
+        raise SystemExit(f"{game}: from 1 to {len(LEVEL_NAMES)} levels, not {len(bots)}")
     out = []
-    for k, (name, bot) in enumerate(zip(LEVEL_NAMES, bots, strict=True)):
+    for k, (name, bot) in enumerate(zip(LEVEL_NAMES, bots, strict=False)):
         vs_below = []
         for key, rows in tables.items():
             table = TABLES[key]
@@ -193,6 +204,11 @@ def levels_entry(game: str, tables: dict[str, list[dict[str, Any]]], command: st
             if not h.trials:
                 raise SystemExit(f"{key}: no games of {bot} against {below} (level {name})")
             lo, hi = h.interval
+            verdict = "above" if lo > 0.5 else "NOT above"
+            print(
+                f"  {game} {name} {bot} vs {LEVEL_NAMES[k - 1]} {below} at {key}: {h.rate:.1%} "
+                f"[{lo:.1%}, {hi:.1%}] over {h.trials} games, {verdict} 50%"
+            )
             vs_below.append(
                 {
                     "rules": table.rules,
@@ -206,28 +222,33 @@ def levels_entry(game: str, tables: dict[str, list[dict[str, Any]]], command: st
             )
         out.append({"name": name, "bot": bot, "vs_below": vs_below})
     today = datetime.date.today().isoformat()
-    return {"command": command, "measured": today, "levels": out}
+    return {"command": "; ".join(commands), "written": today, "levels": out}
 
 
-def write_levels(tables: dict[str, list[dict[str, Any]]], command: str, path: Path) -> None:
+def write_levels(tables: dict[str, list[dict[str, Any]]], path: Path) -> None:
     """Write the levels of every game measured here; keep the other games' entries."""
     old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"games": {}}
     games = sorted({TABLES[k].game for k in tables} & set(LEVELS))
+    print("\nlevels, each against the level below (95% Wilson interval):")
     data = {
         "about": "Written by benchmarks/ladder.py --write-levels (docs/bots.md, Ladder): the bot "
         "of each level, and its rate against the level below on the ladder. Do not edit.",
-        "games": {**old["games"], **{g: levels_entry(g, tables, command) for g in games}},
+        "games": {**old["games"], **{g: levels_entry(g, tables) for g in games}},
     }
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"\nwrote the levels of {', '.join(games)} to {path}")
 
 
 def read_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+    """The rows of several runs. A game played again — the same table, pairing, seed and index —
+    is the same game (the seed decides the deal and the bots' choices) and is counted once."""
+    rows: dict[tuple[Any, ...], dict[str, Any]] = {}
     for p in paths:
         with open(p, encoding="utf-8") as f:
-            rows.extend(json.loads(line) for line in f if line.strip())
-    return rows
+            for line in filter(str.strip, f):
+                r = json.loads(line)
+                rows.setdefault((r["table"], *r["pairing"], r["seed"], r["game"]), r)
+    return list(rows.values())
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -263,7 +284,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         for r in read_rows(args.from_rows):
             if r["table"] in keys:
                 tables.setdefault(r["table"], []).append(r)
-        command = "; ".join(sorted({str(r.get("command", "")) for t in tables.values() for r in t}))
     else:
         pool = split_specs(args.bots) if args.bots else list(BOTS)
         print(f"parlour bot ladder: seed {args.seed}, --jobs {args.jobs}, reach {args.reach}")
@@ -302,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             if key in tables:
                 print_table(key, TABLES[key], tables[key])
     if args.write_levels:
-        write_levels(tables, command, LEVELS_FILE)
+        write_levels(tables, LEVELS_FILE)
 
 
 if __name__ == "__main__":

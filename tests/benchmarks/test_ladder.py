@@ -114,3 +114,15 @@ def test_without_openspiel_the_ladder_says_so_and_how_to_install_it(
     out = capsys.readouterr().out
     assert "whot-nigerian: leaving out openspiel-ismcts: openspiel-ismcts needs OpenSpiel" in out
 
+
+def test_a_game_kept_in_two_row_files_is_counted_once(
+    ladder: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows_file = tmp_path / "rows.jsonl"
+    args = ["--only", "whot-nigerian", "--bots", "random,hint", "--games", "3", "--jobs", "1"]
+    ladder.main([*args, "--rows", str(rows_file)])
+    copy = tmp_path / "copy.jsonl"
+    copy.write_text(rows_file.read_text())
+    assert len(ladder.read_rows([str(rows_file), str(copy)])) == 3
+    ladder.main(["--only", "whot-nigerian", "--from-rows", str(rows_file), str(copy)])
+    assert "1 pairings of 3 games" in capsys.readouterr().out
