@@ -4,11 +4,13 @@ QR code, bot levels in words, option sources for the rules pages, and /docs serv
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
 from server_testkit import Seat, client, join, new_table, play_out
 
+from parlour.bots.levels import levels
 from parlour.server.chat import BURST, MAX_CHAT
 
 
@@ -159,9 +161,18 @@ def test_invite_links_beyond_loopback_and_their_qr_code(sqlite_url: str) -> None
 def test_the_games_list_gives_levels_in_words_and_option_sources(sqlite_url: str) -> None:
     with client(sqlite_url) as c:
         for g in c.get("/api/games").json():
-            names = [lv["name"] for lv in g["levels"]]
-            assert names == ["easy", "medium", "hard", "expert"]
+            # each game's own levels, as the ladder measured them (parlour.bots.levels)
+            assert [(lv["name"], lv["bot"]) for lv in g["levels"]] == [
+                (lv.name, lv.bot) for lv in levels(g["name"])
+            ]
+            assert [lv["name"] for lv in g["levels"]][:2] == ["easy", "medium"]
             assert all(lv["words"] and lv["bot"] for lv in g["levels"])
+            for below, lv in itertools.pairwise(g["levels"]):
+                assert lv["vs_below"], f"{g['name']} {lv['name']}: no figure against the one below"
+                for m in lv["vs_below"]:
+                    assert m["low"] <= m["rate"] <= m["high"] and m["games"] > 0
+                    beats = f"beats {below['name']} in {m['rate']:.0%} of games"
+                    assert m["text"].startswith(beats)
             assert all(isinstance(o["source"], str) for o in g["options"])
             assert any(o["source"] for o in g["options"])
 
@@ -190,3 +201,4 @@ def test_a_finished_record_names_its_players(sqlite_url: str) -> None:
             v = ada.until("view")
         recs = c.get(f"/api/tables/{t['code']}/records").json()["games"]
         assert recs[0]["names"] == ["Ada", "greedy bot"]
+

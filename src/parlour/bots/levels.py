@@ -3,8 +3,10 @@
 The bot of each level in each game, and how often it beat the level below on the ladder (with its
 95% interval), come from `levels.json` beside this module, which `benchmarks/ladder.py
 --write-levels` writes from the games it played (docs/bots.md, "Ladder"); nothing here is typed by
-hand but the words saying what each kind of bot does. A game the ladder has not measured gets the
-uncalibrated `DEFAULT_LEVELS`, without figures.
+hand but the words saying what each kind of bot does. A game has as many levels as the ladder
+separated in it — each beat the level below with its whole interval above even — so some games
+stop short of expert. A game the ladder has not measured gets the uncalibrated `DEFAULT_LEVELS`,
+without figures.
 
 People choose levels in the lobby (the server's `GET /api/games`) and on the command line
 (`parlour play --bots easy,expert`, `parlour simulate --bots hard,medium`): `bot_specs` turns a
@@ -18,6 +20,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from parlour.core import RulesError
 
 __all__ = [
     "DEFAULT_LEVELS",
@@ -62,7 +66,7 @@ class Measured:
     def sentence(self, below: str) -> str:
         """`beats medium in 71% of games (95% interval 64–77%; 200 2-player nigerian games)`."""
         return (
-            f"beats {below} in {self.rate:.0%} of games (95% interval {self.low:.0%}–"
+            f"beats {below} in {self.rate:.0%} of games (95% interval {self.low * 100:.0f}–"
             f"{self.high:.0%}; {self.games} {self.players}-player {self.rules} games on the ladder)"
         )
 
@@ -104,18 +108,19 @@ def levels(game: str) -> list[Level]:
     ]
 
 
-def measured_by(game: str) -> str | None:
-    """The ladder command that measured `game`'s levels, and when (None: not measured)."""
-    entry = _file()["games"].get(game)
-    return None if entry is None else f"{entry['command']} ({entry['measured']})"
-
-
 def resolve(spec: str, game: str) -> str:
-    """A level's name (`hard`) as its bot spec in `game`; any other spec as it is."""
+    """A level's name (`hard`) as its bot spec in `game`; any other spec as it is. A level the
+    ladder did not separate in this game raises RulesError naming the game's levels."""
     name = spec.strip()
-    for lv in levels(game):
+    offered = levels(game)
+    for lv in offered:
         if lv.name == name:
             return lv.bot
+    if name in LEVEL_NAMES:
+        have = ", ".join(lv.name for lv in offered)
+        raise RulesError(
+            f"{game} has the levels {have}: the bot ladder separated no more (docs/bots.md)"
+        )
     return name
 
 
