@@ -2,7 +2,7 @@
 
 The levels and their figures are `parlour.bots.levels`: calibrated on the bot ladder
 (benchmarks/ladder.py), each with its measured rate against the level below. A level is offered
-for a game when the game has its bot.
+for a game when the game has its bot, and a bot seat may be asked for by a level's name.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.bots import bot_names
-from parlour.bots.levels import levels
+from parlour.bots.levels import LEVEL_NAMES, levels, resolve
 
-__all__ = ["levels_for"]
+__all__ = ["levels_for", "seat_bot"]
 
 
 def levels_for(game: str) -> list[dict[str, Any]]:
@@ -47,3 +47,12 @@ def levels_for(game: str) -> list[dict[str, Any]]:
         below = lv.name
     return out
 
+
+def seat_bot(spec: str, game: str) -> tuple[str, str]:
+    """A bot seat's request — a level's name (`hard`) or a bot spec — as (the bot spec it plays,
+    the kind its seat is named after): `("greedy", "hard")` for `hard` where hard is greedy.
+    The seat keeps the spec, so a table stored today plays on with the same bot when the ladder
+    is run again and the levels move. A level the game lacks raises RulesError naming the game's
+    levels."""
+    name = spec.strip()
+    return resolve(name, game), name if name in LEVEL_NAMES else name.partition(":")[0]
