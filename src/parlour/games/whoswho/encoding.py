@@ -17,11 +17,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from parlour.adapters.encoding import Field, FloatArray, Layout, TableEncoding, relative_seats
-from parlour.core import Game, Move
+from parlour.adapters.encoding import (
+    Field,
+    FloatArray,
+    Layout,
+    Observer,
+    TableEncoding,
+    relative_seats,
+)
+from parlour.core import Game, Move, State
 
+from .books import BooksState
 from .deck import DECK, SUITS, parse_card
 from .notation import THANK, Ask, Play, Prefer
+from .observers import BooksObserver, TricksObserver
+from .tricks import TricksState
 
 __all__ = ["BooksEncoding", "TricksEncoding"]
 
@@ -108,6 +118,11 @@ class TricksEncoding(TableEncoding):
         parts["progress"][0] = view["deals_done"] / max(1, view["deals"])
         parts["is_over"][0] = float(view["is_over"])
 
+    def observer(self, state: State, seat: int) -> Observer:
+        if not isinstance(state, TricksState):
+            return super().observer(state, seat)
+        return TricksObserver(self, state, seat)
+
 
 class BooksEncoding(TableEncoding):
     ACTIONS_DOC = (
@@ -172,3 +187,8 @@ class BooksEncoding(TableEncoding):
             parts["hand_counts"][k] = view["hand_counts"][q]
             parts["book_counts"][k] = view["book_counts"][q]
         parts["is_over"][0] = float(view["is_over"])
+
+    def observer(self, state: State, seat: int) -> Observer:
+        if not isinstance(state, BooksState):
+            return super().observer(state, seat)
+        return BooksObserver(self, state, seat)
