@@ -89,6 +89,7 @@ class SorryEncoding(BaseEncoding):
         # The ids of the moves seen so far: moves are interned and hash by identity, so a lookup
         # is cheaper than working the id out again (at most NUM_ACTIONS entries).
         self._id_of: dict[Move, int] = {}
+        self._move_of: dict[int, Move] = {}  # and the moves of the ids decoded so far
 
     # --- actions -------------------------------------------------------------------------------
     def action_id(self, move: Move) -> int:
@@ -127,6 +128,12 @@ class SorryEncoding(BaseEncoding):
         return mask
 
     def _move(self, action: int) -> Move:
+        move = self._move_of.get(action)
+        if move is None:
+            move = self._move_of[action] = self._decode(action)
+        return move
+
+    def _decode(self, action: int) -> Move:
         if action < ENTER_AT:
             return SorryMove(_PASS_CARDS[action - PASS_AT], PASS)
         if action < MOVE_AT:
