@@ -14,12 +14,13 @@ Game No. 2 (whoswho-books), 52 x players + 1 actions: `ask <seat> for <card>` as
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.adapters.encoding import (
     Field,
     FloatArray,
+    Int8Array,
     Layout,
     Observer,
     TableEncoding,
@@ -28,14 +29,18 @@ from parlour.adapters.encoding import (
 from parlour.core import Game, Move, State
 
 from .books import BooksState
-from .deck import DECK, SUITS, parse_card
-from .notation import THANK, Ask, Play, Prefer
+from .deck import DECK, SUITS, Card, parse_card
+from .notation import THANK, Ask, Play, Prefer, Thank
 from .observers import BooksObserver, TricksObserver
 from .tricks import TricksState
 
 __all__ = ["BooksEncoding", "TricksEncoding"]
 
 _CARD_INDEX = {str(c): i for i, c in enumerate(DECK)}
+_DECK_AT: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
+_SUIT_AT = {s: i for i, s in enumerate(SUITS)}
+# The masks work each id out from the move's fields: the moves are frozen dataclasses, whose hash
+# (a Python call) cost more than all the rest of looking them up in the action table.
 _PHASES = ("prefer", "play", "over")
 
 
@@ -118,6 +123,23 @@ class TricksEncoding(TableEncoding):
         parts["progress"][0] = view["deals_done"] / max(1, view["deals"])
         parts["is_over"][0] = float(view["is_over"])
 
+    def mask(self, legal: Sequence[Move]) -> Int8Array:
+        mask = self._no_moves.copy()
+        view = mask.data
+        moves: Sequence[Any] = legal  # (their fields read by class, below)
+        try:
+            for m in moves:
+                cls = m.__class__
+                if cls is Play:
+                    view[4 + _DECK_AT[m.card]] = 1
+                elif cls is Prefer:
+                    view[_SUIT_AT[m.suit]] = 1
+                else:
+                    raise KeyError(m)
+        except KeyError:
+            return super().mask(legal)  # raises, naming the move
+        return mask
+
     def observer(self, state: State, seat: int) -> Observer:
         if not isinstance(state, TricksState):
             return super().observer(state, seat)
@@ -187,6 +209,26 @@ class BooksEncoding(TableEncoding):
             parts["hand_counts"][k] = view["hand_counts"][q]
             parts["book_counts"][k] = view["book_counts"][q]
         parts["is_over"][0] = float(view["is_over"])
+
+    def mask(self, legal: Sequence[Move]) -> Int8Array:
+        mask = self._no_moves.copy()
+        view, n, thank = mask.data, self.game.players, self.num_actions - 1
+        moves: Sequence[Any] = legal  # (their fields read by class, below)
+        try:
+            for m in moves:
+                cls = m.__class__
+                if cls is Ask:
+                    q = m.target
+                    if not 0 <= q < n:
+                        raise KeyError(m)
+                    view[52 * q + _DECK_AT[m.card]] = 1
+                elif cls is Thank:
+                    view[thank] = 1
+                else:
+                    raise KeyError(m)
+        except (KeyError, TypeError):
+            return super().mask(legal)  # raises, naming the move
+        return mask
 
     def observer(self, state: State, seat: int) -> Observer:
         if not isinstance(state, BooksState):

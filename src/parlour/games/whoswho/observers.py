@@ -6,8 +6,9 @@ Imported only by the encoding (it needs NumPy); the engine never imports it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
+
+import numpy as np
 
 from parlour.adapters.encoding import BaseEncoding, FloatArray, Observer
 
@@ -21,6 +22,7 @@ _INDEX: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
 _TEXT_INDEX: dict[str, int] = {str(c): i for i, c in enumerate(DECK)}
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _PHASE_INDEX = {p: i for i, p in enumerate(("prefer", "play", "over"))}
+_PREFERRING, _PLAYING = _PHASE_INDEX["prefer"], _PHASE_INDEX["play"]
 
 
 class _SeatObserver(Observer):
@@ -56,122 +58,130 @@ class _SeatObserver(Observer):
             if x != y:
                 mv[at + rel[q]] = x
 
-    def _cards(self, at: int, cards: Iterable[Card], value: int) -> None:
-        """Write `value` at each card's entry of the 52 from `at`."""
-        mv = self.mv
-        for c in cards:
-            mv[at + _INDEX[c]] = value
-
 
 class TricksObserver(_SeatObserver):
     """Seat `seat`'s observation of Game No. 1, equal to `encoding.observe(state.view(seat))`.
 
-    After each move it rewrites only what changed, reading the seat's own hand and the public
-    parts of the state (what `view(seat)` shows): the hand's cards (a play takes one out, a deal
-    brings five), the trick on the table (its entries cleared and written again: at most one a
-    player), the cards of this deal's finished tricks (the new tricks' cards added; all cleared
-    at a new deal), and the single values and per-seat counts that differ from what it wrote.
+    Nearly every move is a card played, so it follows the new events: a card played goes on the
+    table in its player's row (the first one sets the suit led), leaves the player's count (and
+    the seat's own hand); a trick taken moves the table's cards to `played`, adds a trick and a
+    point to the winner, who leads; a Preference named sets the suit and the phase. Any other
+    event (a deal, the end of a deal or of the game) writes everything again from the state —
+    the seat's own hand and the public parts, what `view(seat)` shows. Who is to play is read
+    from the state. All is written out in `observe`, which runs every step: a call costs as much
+    as a few entries.
     """
 
     def __init__(self, encoding: BaseEncoding, state: TricksState, seat: int) -> None:
         super().__init__(encoding, state, seat)
         self.st = state
         self.total_deals = state.game.total_deals
-        self.hand = state.hands[seat][:]
-        self.trick = state.trick[:]
-        self.trick_at = self._trick_entries()
-        self.tricks = state.tricks  # the list itself: a new deal starts a new one
-        self.tricks_seen = len(state.tricks)
-        self.preference = -1 if state.preference is None else _SUIT_INDEX[state.preference]
-        self.led = _SUIT_INDEX[state.trick[0][1].suit] if state.trick else -1
-        self.phase = _PHASE_INDEX[state.phase]
-        self.to_play = self._seat(state.to_play)
-        self.dealer = self._seat(state.dealer)
-        self.namer = self._seat(state.namer)
-        self.leader = self._seat(state.leader)
-        self.won = state.won[:]
-        self.scores = state.scores[:]
-        self.held = [len(h) for h in state.hands]
-        self.stock = len(state.stock)
-        self.deals_done = state.deal_no
-
-    def _trick_entries(self) -> list[int]:
-        """The vector's entries of the cards on the table, each in its player's row."""
-        at, rel = self.at["trick"], self.rel
-        return [at + rel[q] * 52 + _INDEX[c] for q, c in self.st.trick]
+        at, rel = self.at, self.rel
+        self.hand_at, self.played_at, self.led_at = at["hand"], at["played"], at["led"]
+        self.to_play_at, self.leader_at = at["to_play"], at["leader"]
+        # by seat: its row of `trick`, its entries of `won`, `scores` and `hand_counts`
+        self.trick_row = [at["trick"] + 52 * k for k in rel]
+        self.won_at = [at["won"] + k for k in rel]
+        self.scores_at = [at["scores"] + k for k in rel]
+        self.held_at = [at["hand_counts"] + k for k in rel]
+        self.preference_at, self.phase_at = at["preference"], at["phase"]
+        self.static = np.zeros_like(self.vec)
+        a, b = encoding.layout.offsets["team"]
+        self.static[a:b] = self.vec[a:b]
+        self.events_seen = len(state.events)
+        # set by `_rewrite`: the cards on the table (entry in `trick`, card), the suit led (-1:
+        # none), the leader and the seat to play (-1: none), as written
+        self.on_table: list[tuple[int, int]] = []
+        self.led = self.leader = self.to_play = -1
+        self._rewrite()
 
     def observe(self) -> FloatArray:
-        st, mv = self.st, self.mv
+        st = self.st
         if len(st.history) == self.moves_seen:  # (every move is in the history)
             return self.vec.copy()
         self.moves_seen = len(st.history)
-        hand = st.hands[self.seat]
-        if hand != self.hand:  # (at most a deal's few cards: all cleared, all written)
-            at = self.at["hand"]
-            self._cards(at, self.hand, 0)
-            self._cards(at, hand, 1)
-            self.hand = hand[:]
-        if st.trick != self.trick:
-            for i in self.trick_at:
-                mv[i] = 0
-            self.trick_at = self._trick_entries()
-            for i in self.trick_at:
-                mv[i] = 1
-            self.trick = st.trick[:]
-            x = _SUIT_INDEX[st.trick[0][1].suit] if st.trick else -1
-            if x != self.led:
-                self._one_hot("led", self.led, x)
-                self.led = x
-        tricks = st.tricks
-        at = self.at["played"]
-        if tricks is not self.tricks or len(tricks) < self.tricks_seen:
-            self.vec[at : at + 52] = 0
-            self.tricks, self.tricks_seen = tricks, 0
-        for trick in tricks[self.tricks_seen :]:
-            for _q, text in trick["cards"]:
-                mv[at + _TEXT_INDEX[text]] = 1
-        self.tricks_seen = len(tricks)
-        x = -1 if st.preference is None else _SUIT_INDEX[st.preference]
-        if x != self.preference:
-            self._one_hot("preference", self.preference, x)
-            self.preference = x
-        x = _PHASE_INDEX[st.phase]
-        if x != self.phase:
-            self._one_hot("phase", self.phase, x)
-            self.phase = x
-            mv[self.at["is_over"]] = st.phase == "over"
-        x = self._seat(st.to_play)
-        if x != self.to_play:
-            self._one_hot("to_play", self.to_play, x)
+        mv, events = self.mv, st.events
+        for ev in events[self.events_seen :]:
+            kind = ev.kind
+            if kind == "play":
+                q, i = ev.player, _TEXT_INDEX[ev.card]
+                if not self.on_table:  # the trick's first card: its suit is led (DECK: by suit)
+                    self.led = i // 13
+                    mv[self.led_at + self.led] = 1
+                e = self.trick_row[q] + i
+                mv[e] = 1
+                self.on_table.append((e, i))
+                mv[self.held_at[q]] -= 1
+                if q == self.seat:
+                    mv[self.hand_at + i] = 0
+            elif kind == "trick":
+                at = self.played_at
+                for e, i in self.on_table:
+                    mv[e] = 0
+                    mv[at + i] = 1
+                self.on_table = []
+                mv[self.led_at + self.led] = 0
+                self.led = -1
+                w = ev.player
+                mv[self.won_at[w]] += 1
+                mv[self.scores_at[w]] += 1
+                mv[self.leader_at + self.leader] = 0
+                self.leader = self.rel[w]
+                mv[self.leader_at + self.leader] = 1
+            elif kind == "prefer":  # (once a deal, just after it: nothing named, no card played)
+                mv[self.preference_at + _SUIT_INDEX[ev.suit]] = 1
+                mv[self.phase_at + _PREFERRING] = 0
+                mv[self.phase_at + _PLAYING] = 1
+            else:  # a deal, or the end: the rest of the events are in the state
+                self._rewrite()
+                break
+        self.events_seen = len(events)
+        x = -1 if st.phase == "over" else self.rel[st.turn]
+        was = self.to_play
+        if x != was:
+            at = self.to_play_at
+            if was >= 0:
+                mv[at + was] = 0
+            if x >= 0:
+                mv[at + x] = 1
             self.to_play = x
-        x = self._seat(st.leader)
-        if x != self.leader:
-            self._one_hot("leader", self.leader, x)
-            self.leader = x
-        if st.won != self.won:
-            self._per_seat("won", st.won, self.won)
-            self.won = st.won[:]
-        if st.scores != self.scores:
-            self._per_seat("scores", st.scores, self.scores)
-            self.scores = st.scores[:]
-        held = [len(h) for h in st.hands]
-        if held != self.held:
-            self._per_seat("hand_counts", held, self.held)
-            self.held = held
-        if st.deal_no != self.deals_done:  # a new deal: its dealer, namer and stock
-            self.deals_done = st.deal_no
-            self.vec[self.at["progress"]] = st.deal_no / max(1, self.total_deals)
-            x = self._seat(st.dealer)
-            if x != self.dealer:
-                self._one_hot("dealer", self.dealer, x)
-                self.dealer = x
-            x = self._seat(st.namer)
-            if x != self.namer:
-                self._one_hot("namer", self.namer, x)
-                self.namer = x
-            if len(st.stock) != self.stock:
-                mv[self.at["stock"]] = self.stock = len(st.stock)
         return self.vec.copy()
+
+    def _rewrite(self) -> None:
+        """Everything written again from the state (a new deal changes most of it): the vector
+        cleared but for who is on the viewer's side, which never changes, then every entry."""
+        st, mv, rel, at = self.st, self.mv, self.rel, self.at
+        self.vec[:] = self.static
+        for c in st.hands[self.seat]:
+            mv[self.hand_at + _INDEX[c]] = 1
+        self.on_table = []
+        for q, c in st.trick:
+            e = self.trick_row[q] + _INDEX[c]
+            mv[e] = 1
+            self.on_table.append((e, _INDEX[c]))
+        for taken in st.tricks:
+            for _q, text in taken["cards"]:
+                mv[self.played_at + _TEXT_INDEX[text]] = 1
+        self.led = _SUIT_INDEX[st.trick[0][1].suit] if st.trick else -1
+        if self.led >= 0:
+            mv[self.led_at + self.led] = 1
+        if st.preference is not None:
+            mv[at["preference"] + _SUIT_INDEX[st.preference]] = 1
+        mv[at["phase"] + _PHASE_INDEX[st.phase]] = 1
+        self.to_play = self._seat(st.to_play)
+        if self.to_play >= 0:
+            mv[self.to_play_at + self.to_play] = 1
+        mv[at["dealer"] + rel[st.dealer]] = 1
+        mv[at["namer"] + rel[st.namer]] = 1
+        self.leader = rel[st.leader]
+        mv[self.leader_at + self.leader] = 1
+        for q in range(self.n):
+            mv[self.won_at[q]] = st.won[q]
+            mv[self.scores_at[q]] = st.scores[q]
+            mv[self.held_at[q]] = len(st.hands[q])
+        mv[at["stock"]] = len(st.stock)
+        self.vec[at["progress"]] = st.deal_no / max(1, self.total_deals)
+        mv[at["is_over"]] = st.phase == "over"
 
 
 class BooksObserver(_SeatObserver):
