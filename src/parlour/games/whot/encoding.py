@@ -190,13 +190,14 @@ class WhotObserver(Observer):
         self.mv = self.vec.data
         at = {name: a for name, (a, _b) in encoding.layout.offsets.items()}
         self.at = at
-        self.hand_at, self.pile_at, self.counts_at = at["hand"], at["pile"], at["counts"]
+        self.hand_at, self.pile_at = at["hand"], at["pile"]
         self.call_card_at, self.call_symbol_at = at["call_card"], at["call_symbol"]
         self.to_play_at, self.pack_next_at = at["to_play"], at["pack_next"]
         n = state.n
         # each seat's place in the per-seat fields (the viewer first) and its row of `known`
         self.rel = [(q - seat) % n for q in range(n)]
         self.known_at = [at["known"] + (q - seat) % n * _K for q in range(n)]
+        self.count_at = [at["counts"] + k for k in self.rel]
         # What the vector was last written from.
         self.events_seen = len(state.events)
         self.moves_seen = len(state.history)
@@ -210,15 +211,12 @@ class WhotObserver(Observer):
         # The single values, as written: -1 for a one-hot block with nothing set.
         self.call_card = _CARD_INDEX[state.pile[-1]] if state.pile else -1
         self.call_symbol = state.call_sym
-        self.free = state.free
+        self.rare = (state.free, state.direction, state.pending_skip, state.straight_dir)
         self.pack_count = len(state.pack)
         self.pack_public = state.pack_public
         self.pack_next = _CARD_INDEX[state.pack[-1]] if state.pack_public and state.pack else -1
-        self.direction = state.direction
         self.pending_pick = state.pending_pick
         self.pick_number = state.pick_num if state.pending_pick else 0
-        self.pending_skip = state.pending_skip
-        self.straight_dir = state.straight_dir
         self.to_play = -1 if state.current is None else (state.current - seat) % n
 
     def _recount(self, at: int, cards: Iterable[int]) -> None:
@@ -315,21 +313,11 @@ class WhotObserver(Observer):
         # Cards held and cards known, seat by seat (compared whole first, in C).
         held = list(map(len, st.hands))
         if held != self.held:
-            at, rel = self.counts_at, self.rel
-            for q, (k, was_k) in enumerate(zip(held, self.held, strict=True)):
-                if k != was_k:
-                    mv[at + rel[q]] = k
+            for at, k in zip(self.count_at, held, strict=True):  # (most seats moved: all)
+                mv[at] = k
             self.held = held
-        if st.turn_cards != self.turn_cards:
-            self._recount(self.at["turn_cards"], st.turn_cards)
-            mv[self.at["turn_open"]] = 1 if st.turn_cards else 0
-            self.turn_cards = st.turn_cards[:]
-        if st.turn_said != self.turn_said:
-            at = self.at["turn_said"]
-            vec[at : at + 3] = 0
-            for said in st.turn_said:
-                mv[at + DECLARATIONS.index(said)] = 1
-            self.turn_said = st.turn_said[:]
+        if st.turn_cards or st.turn_said or self.turn_cards or self.turn_said:
+            self._turn()
         # The single values, written out one by one (a one-hot block's 1 moved: -1 is none): a
         # loop over a table of them cost more than the rest of the update.
         x: Any = _CARD_INDEX[pile[-1]] if pile else -1
@@ -384,14 +372,32 @@ class WhotObserver(Observer):
                 if x >= 0:
                     mv[at + x] = 1
                 self.pack_next = x
-        if st.free != self.free:
-            mv[self.at["free"]] = self.free = st.free
-        if st.direction != self.direction:
-            mv[self.at["direction"]] = self.direction = st.direction
-        if st.pending_skip != self.pending_skip:
-            mv[self.at["pending_skip"]] = self.pending_skip = st.pending_skip
-        x = st.straight_dir
-        if x != self.straight_dir:
-            mv[self.at["straight_dir"]] = (x > 0) - (x < 0)
-            self.straight_dir = x
+        rare = (st.free, st.direction, st.pending_skip, st.straight_dir)
+        if rare != self.rare:
+            self._rare(rare)
         return vec.copy()
+
+    def _turn(self) -> None:
+        """The cards played and the declarations said in an open turn of several cards."""
+        st, mv = self.st, self.mv
+        if st.turn_cards != self.turn_cards:
+            self._recount(self.at["turn_cards"], st.turn_cards)
+            mv[self.at["turn_open"]] = 1 if st.turn_cards else 0
+            self.turn_cards = st.turn_cards[:]
+        if st.turn_said != self.turn_said:
+            at = self.at["turn_said"]
+            self.vec[at : at + 3] = 0
+            for said in st.turn_said:
+                mv[at + DECLARATIONS.index(said)] = 1
+            self.turn_said = st.turn_said[:]
+
+    def _rare(self, rare: tuple[bool, int, bool, int]) -> None:
+        """The values that seldom change: whether any card may be played, the direction of play,
+        a skip pending and the direction of a straight (compared together first, in C)."""
+        mv, at = self.mv, self.at
+        free, direction, skip, straight = rare
+        mv[at["free"]] = free
+        mv[at["direction"]] = direction
+        mv[at["pending_skip"]] = skip
+        mv[at["straight_dir"]] = (straight > 0) - (straight < 0)
+        self.rare = rare
