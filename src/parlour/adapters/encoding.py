@@ -306,8 +306,10 @@ class TableEncoding(BaseEncoding):
         return self.moves[action]
 
     def move_of(self, action: int, state_or_legal: State | Sequence[Move] | None = None) -> Move:
-        if state_or_legal is None:  # (every step of the adapters: the move looked up at once)
-            a = as_action(action)
+        # (every step of the adapters: an int or a NumPy integer is looked up at once)
+        cls = action.__class__
+        if state_or_legal is None and (cls is int or cls in _NUMPY_INTEGERS):
+            a = int(action)
             if 0 <= a < self.num_actions:
                 return self.moves[a]
         return super().move_of(action, state_or_legal)

@@ -210,7 +210,15 @@ class _OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:  # what the wrapper's attribute check says before a reset
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.last(observe)  # type: ignore[no-any-return]
+        env = self.env  # (AECEnv.last itself, one call fewer)
+        agent = env.agent_selection
+        return (
+            env.observe(agent) if observe else None,
+            env._cumulative_rewards[agent],
+            env.terminations[agent],
+            env.truncations[agent],
+            env.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         if self._has_reset and self.env.agents:  # (the base class's own checks otherwise)

@@ -32,7 +32,7 @@ from .books import BooksState
 from .deck import DECK, SUITS, Card, parse_card
 from .notation import THANK, Ask, Play, Prefer, Thank
 from .observers import BooksObserver, TricksObserver
-from .tricks import TricksState
+from .tricks import _PLAY_MOVES, _PREFER_MOVES, TricksState
 
 __all__ = ["BooksEncoding", "TricksEncoding"]
 
@@ -59,7 +59,10 @@ class TricksEncoding(TableEncoding):
 
     def __init__(self, game: Game[Any, Any]) -> None:
         n = game.players
-        moves: list[Move] = [Prefer(s) for s in SUITS] + [Play(c) for c in DECK]
+        # The engine's own move objects, those its legal moves are: a decoded move is then found
+        # in the legal list by identity, not by a frozen dataclass's __eq__ (a Python call).
+        moves: list[Move] = [_PREFER_MOVES.get(s) or Prefer(s) for s in SUITS]
+        moves += [_PLAY_MOVES.get(c) or Play(c) for c in DECK]
         total = float(52 * getattr(game, "total_deals", 1))
         fields = [
             Field("hand", (52,), "1 for each card the viewer holds (DECK order)"),
@@ -154,7 +157,10 @@ class BooksEncoding(TableEncoding):
 
     def __init__(self, game: Game[Any, Any]) -> None:
         n = game.players
-        moves: list[Move] = [Ask(q, c) for q in range(n) for c in DECK] + [THANK]
+        # the engine's own move objects, as for Game No. 1
+        asks: dict[tuple[int, Card], Move] = getattr(game, "_asks", {})
+        moves: list[Move] = [asks.get((q, c)) or Ask(q, c) for q in range(n) for c in DECK]
+        moves.append(THANK)
         fields = [
             Field("hand", (52,), "1 for each card the viewer holds (DECK order)"),
             Field("known", (n, 52), "cards the table knows each relative seat holds"),
