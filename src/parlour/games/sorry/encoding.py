@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from parlour.adapters.encoding import (
     BaseEncoding,
     Field,
@@ -119,8 +121,9 @@ class SorryEncoding(BaseEncoding):
         return i
 
     def mask(self, legal: Sequence[Move]) -> Int8Array:
-        # `BaseEncoding.mask` with the ids looked up in place
-        mask = self._no_moves.copy()
+        # `BaseEncoding.mask` with the ids looked up in place, on fresh zeros (for 43,140 ids
+        # NumPy's zeros take two thirds of the time of a copy of a kept zero mask)
+        mask = np.zeros(NUM_ACTIONS, np.int8)
         view, ids = mask.data, self._id_of
         for m in legal:
             i = ids.get(m)

@@ -5,6 +5,8 @@ Imported only by the encoding (it needs NumPy); the engine never imports it.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
 from typing import TYPE_CHECKING
 
 from parlour.adapters.encoding import FloatArray, Observer
@@ -80,34 +82,25 @@ class SorryObserver(Observer):
         self.discard_len = len(state.discard)
         self.hands = [state.hands[ci][:] for ci in self.mine]
         self.hand_sizes = [len(h) for h in state.hands] if t.points else []
-        self.turn = self._turn_slot()
+        self.turn = -1 if state.over else self.slot[state.cur]
+        self.turn_at, self.card_at = at["turn"], at["card"]
+        self.pawn_ids = range(len(state.pos))
         self.card = _VALUE_INDEX[state.card] if state.card else -1
         self.again = state.again
         self.pack = len(state.pack)
-
-    def _turn_slot(self) -> int:
-        return -1 if self.st.over else self.slot[self.st.cur]
-
-    def _one_hot(self, field: str, was: int, now: int) -> None:
-        """Move a one-hot block's 1 from `was` to `now` (-1: none)."""
-        at = self.at[field]
-        if was >= 0:
-            self.mv[at + was] = 0
-        if now >= 0:
-            self.mv[at + now] = 1
 
     def observe(self) -> FloatArray:
         st, mv = self.st, self.mv
         if len(st.history) != self.moves_seen:  # (every move is in the history)
             self.moves_seen = len(st.history)
-            pos = st.pos
-            if pos != self.pos:  # (compared whole first, in C)
+            pos, before = st.pos, self.pos
+            if pos != before:  # (compared whole first, in C)
                 where = self.where
-                for pid, (r, was) in enumerate(zip(pos, self.pos, strict=True)):
-                    if r != was:
-                        w = where[pid >> 2]
-                        mv[w[was + 1]] -= 1
-                        mv[w[r + 1]] += 1
+                # the pawns that moved, found in C: a loop over all sixteen cost most of a call
+                for pid in compress(self.pawn_ids, map(ne, pos, before)):
+                    w = where[pid >> 2]
+                    mv[w[before[pid] + 1]] -= 1
+                    mv[w[pos[pid] + 1]] += 1
                 self.pos = pos[:]
             discard = st.discard
             at = self.at["discard"]
@@ -123,13 +116,23 @@ class SorryObserver(Observer):
             x = len(st.pack)
             if x != self.pack:
                 mv[self.at["pack"]] = self.pack = x
-            x = self._turn_slot()
-            if x != self.turn:
-                self._one_hot("turn", self.turn, x)
+            x = -1 if st.over else self.slot[st.cur]
+            was = self.turn
+            if x != was:
+                at = self.turn_at
+                if was >= 0:
+                    mv[at + was] = 0
+                if x >= 0:
+                    mv[at + x] = 1
                 self.turn = x
             x = _VALUE_INDEX[st.card] if st.card else -1
-            if x != self.card:
-                self._one_hot("card", self.card, x)
+            was = self.card
+            if x != was:
+                at = self.card_at
+                if was >= 0:
+                    mv[at + was] = 0
+                if x >= 0:
+                    mv[at + x] = 1
                 self.card = x
             if st.again != self.again:
                 mv[self.at["again"]] = self.again = st.again
