@@ -155,8 +155,10 @@ class WhotEncoding(TableEncoding):
         return WhotObserver(self, state, seat)
 
 
-#: A card's place in `CARDS` by the card's int (what the engine holds), for the observers.
+#: A card's place in `CARDS` by the card's int (what the engine holds), for the observers: a
+#: list indexed by the int, read faster than a dict (-1: no card has that int).
 _CARD_INDEX: dict[int, int] = {c: i for i, c in enumerate(CARDS)}
+_CARD_AT: list[int] = [_CARD_INDEX.get(c, -1) for c in range(max(CARDS) + 1)]
 
 
 def _plays(events: Iterable[Any]) -> dict[int, list[int]]:
@@ -209,12 +211,12 @@ class WhotObserver(Observer):
         self.turn_cards = list(state.turn_cards)
         self.turn_said = list(state.turn_said)
         # The single values, as written: -1 for a one-hot block with nothing set.
-        self.call_card = _CARD_INDEX[state.pile[-1]] if state.pile else -1
+        self.call_card = _CARD_AT[state.pile[-1]] if state.pile else -1
         self.call_symbol = state.call_sym
         self.rare = (state.free, state.direction, state.pending_skip, state.straight_dir)
         self.pack_count = len(state.pack)
         self.pack_public = state.pack_public
-        self.pack_next = _CARD_INDEX[state.pack[-1]] if state.pack_public and state.pack else -1
+        self.pack_next = _CARD_AT[state.pack[-1]] if state.pack_public and state.pack else -1
         self.pending_pick = state.pending_pick
         self.pick_number = state.pick_num if state.pending_pick else 0
         self.to_play = -1 if state.current is None else (state.current - seat) % n
@@ -224,7 +226,7 @@ class WhotObserver(Observer):
         self.vec[at : at + _K] = 0
         mv = self.mv
         for c in cards:
-            mv[at + _CARD_INDEX[c]] += 1
+            mv[at + _CARD_AT[c]] += 1
 
     def _follow(self, at: int, was: list[int], now: list[int], played: list[int]) -> None:
         """Bring the 50 counts from `at` from the cards `was` to the cards `now`, given the cards
@@ -242,9 +244,9 @@ class WhotObserver(Observer):
             return
         mv = self.mv
         for c in gone:
-            mv[at + _CARD_INDEX[c]] -= 1
+            mv[at + _CARD_AT[c]] -= 1
         for c in now[len(kept) :]:
-            mv[at + _CARD_INDEX[c]] += 1
+            mv[at + _CARD_AT[c]] += 1
 
     def observe(self) -> FloatArray:
         st, vec, mv, seat = self.st, self.vec, self.mv, self.seat
@@ -266,7 +268,7 @@ class WhotObserver(Observer):
             if len(hand) > k and hand[:k] == before:
                 at = self.hand_at
                 for c in hand[k:]:
-                    mv[at + _CARD_INDEX[c]] += 1
+                    mv[at + _CARD_AT[c]] += 1
             else:  # `_follow`, written out: the seat's own plays are most moves
                 kept = before[:]
                 gone = []
@@ -280,9 +282,9 @@ class WhotObserver(Observer):
                 k = len(kept)
                 if hand[:k] == kept:
                     for c in gone:
-                        mv[at + _CARD_INDEX[c]] -= 1
+                        mv[at + _CARD_AT[c]] -= 1
                     for c in hand[k:]:
-                        mv[at + _CARD_INDEX[c]] += 1
+                        mv[at + _CARD_AT[c]] += 1
                 else:
                     self._recount(at, hand)
             self.hand = hand[:]
@@ -294,7 +296,7 @@ class WhotObserver(Observer):
                     if len(cards) > k and cards[:k] == before:
                         at = self.known_at[q]
                         for c in cards[k:]:
-                            mv[at + _CARD_INDEX[c]] += 1
+                            mv[at + _CARD_AT[c]] += 1
                     else:
                         if played is None:
                             played = _plays(new)
@@ -308,7 +310,7 @@ class WhotObserver(Observer):
         else:
             at = self.pile_at
             for c in pile[self.pile_len :]:
-                mv[at + _CARD_INDEX[c]] += 1
+                mv[at + _CARD_AT[c]] += 1
         self.pile_len = len(pile)
         # Cards held and cards known, seat by seat (compared whole first, in C).
         held = list(map(len, st.hands))
@@ -320,7 +322,7 @@ class WhotObserver(Observer):
             self._turn()
         # The single values, written out one by one (a one-hot block's 1 moved: -1 is none): a
         # loop over a table of them cost more than the rest of the update.
-        x: Any = _CARD_INDEX[pile[-1]] if pile else -1
+        x: Any = _CARD_AT[pile[-1]] if pile else -1
         was = self.call_card
         if x != was:
             at = self.call_card_at
@@ -363,7 +365,7 @@ class WhotObserver(Observer):
             x = st.pack_public
             if x != self.pack_public:
                 mv[self.at["pack_public"]] = self.pack_public = x
-            x = _CARD_INDEX[pack[-1]] if x and pack else -1
+            x = _CARD_AT[pack[-1]] if x and pack else -1
             was = self.pack_next
             if x != was:
                 at = self.pack_next_at
