@@ -101,25 +101,27 @@ class TricksObserver(_SeatObserver):
             return self.vec.copy()
         self.moves_seen = len(st.history)
         mv, events = self.mv, st.events
+        # (what every card played needs, read once)
+        on_table, trick_row, held_at, seat = self.on_table, self.trick_row, self.held_at, self.seat
         for ev in events[self.events_seen :]:
             kind = ev.kind
             if kind == "play":
                 q, i = ev.player, _TEXT_INDEX[ev.card]
-                if not self.on_table:  # the trick's first card: its suit is led (DECK: by suit)
+                if not on_table:  # the trick's first card: its suit is led (DECK: by suit)
                     self.led = i // 13
                     mv[self.led_at + self.led] = 1
-                e = self.trick_row[q] + i
+                e = trick_row[q] + i
                 mv[e] = 1
-                self.on_table.append((e, i))
-                mv[self.held_at[q]] -= 1
-                if q == self.seat:
+                on_table.append((e, i))
+                mv[held_at[q]] -= 1
+                if q == seat:
                     mv[self.hand_at + i] = 0
             elif kind == "trick":
                 at = self.played_at
-                for e, i in self.on_table:
+                for e, i in on_table:
                     mv[e] = 0
                     mv[at + i] = 1
-                self.on_table = []
+                on_table.clear()
                 mv[self.led_at + self.led] = 0
                 self.led = -1
                 w = ev.player
@@ -133,7 +135,7 @@ class TricksObserver(_SeatObserver):
                 mv[self.phase_at + _PREFERRING] = 0
                 mv[self.phase_at + _PLAYING] = 1
             else:  # a deal, or the end: the rest of the events are in the state
-                self._rewrite()
+                self._rewrite()  # (which leaves the cards on the table in the same list)
                 break
         self.events_seen = len(events)
         x = -1 if st.phase == "over" else self.rel[st.turn]
@@ -154,7 +156,7 @@ class TricksObserver(_SeatObserver):
         self.vec[:] = self.static
         for c in st.hands[self.seat]:
             mv[self.hand_at + _INDEX[c]] = 1
-        self.on_table = []
+        self.on_table.clear()
         for q, c in st.trick:
             e = self.trick_row[q] + _INDEX[c]
             mv[e] = 1
