@@ -107,7 +107,10 @@ def test_the_cheat_is_labelled_wherever_its_rating_is_printed(ladder: ModuleType
 def test_without_openspiel_the_ladder_says_so_and_how_to_install_it(
     ladder: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(sys.modules, "open_spiel", None)  # import open_spiel… raises ImportError
+    # import open_spiel… raises ImportError, also where another test imported it already (a
+    # module found in sys.modules by its full name is not looked for again under its package)
+    for name in ["open_spiel", *(m for m in sys.modules if m.startswith("open_spiel."))]:
+        monkeypatch.setitem(sys.modules, name, None)
     why = ladder.playable("openspiel-ismcts:simulations=5", ladder.TABLES["whot-nigerian"])
     assert why is not None and "needs OpenSpiel" in why and "pip install -e '.[peers]'" in why
     ladder.main(["--only", "whot-nigerian", "--bots", "random,openspiel-ismcts", "--games", "2"])
