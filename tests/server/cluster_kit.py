@@ -330,7 +330,8 @@ class Cluster:
 
 class RemoteClient:
     """What the server tests use of `TestClient`, over loopback, round-robin over gateways: every
-    request and every websocket goes to the next gateway in turn."""
+    request and every websocket goes to the next gateway in turn (as a balancer without sticky
+    sessions may send them)."""
 
     def __init__(self, bases: list[str], database: str) -> None:
         self.bases = bases
@@ -346,6 +347,9 @@ class RemoteClient:
 
     def post(self, url: str, **kwargs: Any) -> httpx.Response:
         return self.http[self._next()].post(url, **kwargs)
+
+    def delete(self, url: str, **kwargs: Any) -> httpx.Response:
+        return self.http[self._next()].delete(url, **kwargs)
 
     def websocket_connect(self, path: str) -> RemoteWebSocket:
         base = self.bases[self._next()]
