@@ -33,7 +33,6 @@ import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from functools import lru_cache
 from typing import Any
 
 from parlour.core import GameRng, LoadError, ParlourError, Record, State, info, make
@@ -42,13 +41,11 @@ from parlour.review import (
     Analysis,
     Budget,
     Decision,
-    DecisionPoint,
     Marks,
     Puzzle,
     assemble,
     decision_points,
     find_puzzles,
-    judge_point,
     record_hash,
 )
 from parlour.review.files import GameEntry, default_names, read_games
@@ -57,6 +54,7 @@ from parlour.review.step import private_parts
 from . import analysis_jobs as jobs
 from .clients import RateMeter
 from .database import Database
+from .judging import judge_decision
 from .settings import Settings
 from .tables import TableError
 from .wire import web_assets
@@ -483,7 +481,13 @@ class Reviews:
         while said == "go" and len(judged) < len(points):
             start = time.perf_counter()
             data = await loop.run_in_executor(
-                self._executor(), _judge_one, job.record, job.seat, len(judged), job.budget, SEED
+                self._executor(),
+                judge_decision,
+                job.record,
+                job.seat,
+                len(judged),
+                job.budget,
+                SEED,
             )
             took = time.perf_counter() - start
             said = await self.db.call(
@@ -545,24 +549,6 @@ class Reviews:
     async def prune(self) -> int:
         before = time.time() - self.settings.retention_days * 86400
         return await self.db.call(self.db.store.prune_uploaded_analyses, before)
-
-
-@lru_cache(maxsize=8)
-def _points(text: str, seat: int) -> tuple[Any, list[DecisionPoint]]:
-    game, points, _, _ = decision_points(Record.from_json(text), seat)
-    return game, points
-
-
-def _judge_one(
-    text: str, seat: int, index: int, budget: dict[str, Any], seed: int
-) -> dict[str, Any]:
-    """In a pool process: decision `index` of `seat` in the record `text`, judged as `analyse`
-    judges it (the game is replayed once per record and kept for its next decisions)."""
-    game, points = _points(text, seat)
-    decision = judge_point(
-        game, points[index], budget=Budget.from_dict(budget), marks=Marks(), seed=seed
-    )
-    return decision.to_dict()
 
 
 def stored_entry(row: dict[str, Any]) -> GameEntry:
