@@ -534,6 +534,17 @@ class Gateway:
             self.clients.seated(client, code.strip().upper(), int(answer["seat"]))
         return answer
 
+    async def move(self, rep: Replica, seat: int, text: str, ply: int | None) -> dict[str, Any]:
+        """A seat's move, played by its table's owner. It always goes with the ply it was chosen
+        at: the client's, or when the client sent none, the replica's here, from which every view
+        this client was sent was made. If the owner dies after storing the move and before
+        answering, the next owner, asked again, finds that ply gone and answers `stale` rather
+        than play the move twice (the same seat may be to play again, and the move legal again:
+        a Sorry! 2 after a 2)."""
+        if ply is None:
+            ply = rep.table.ply
+        return await self.ask(rep.code, "move", seat=seat, move=text, ply=ply)
+
     async def hint(self, rep: Replica, seat: int, bot: str = "hint") -> dict[str, Any]:
         """The `hint` message: the move `bot` would make for `seat` from its view, and why."""
         async with rep.lock:

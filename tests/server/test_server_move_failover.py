@@ -1,0 +1,148 @@
+"""A move is played once even when its table's owner dies after storing it and before answering:
+the gateway asks the next owner again, and a move always goes with the ply it was chosen at — the
+client's, or the gateway's replica's when the client sent none — so the next owner finds that ply
+gone and answers `stale` rather than playing it a second time. Two table workers and a gateway on
+one bus and one database, as a cluster runs them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parlour.bots import BotLimits
+from parlour.core import Move, State
+from parlour.server import Settings
+from parlour.server.bus import Handler, LocalBus
+from parlour.server.database import Database
+from parlour.server.gateway import Gateway
+from parlour.server.store import Store
+from parlour.server.tables import Table, TableError, game_seeder, plan_table
+from parlour.server.worker import TableWorker
+
+SECRET = b"a fixed secret: the same deals on every run"
+WAIT = 60.0
+
+
+class CutOff:
+    """A worker's side of the bus, whose answers to gateways can be cut off (its table updates
+    still go out): a worker that stores a move and dies before its answer leaves."""
+
+    def __init__(self, bus: LocalBus) -> None:
+        self.bus = bus
+        self.answers = True
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        if self.answers or not channel.startswith("gateway:"):
+            await self.bus.publish(channel, message)
+
+    async def subscribe(self, channel: str, handler: Handler) -> None:
+        await self.bus.subscribe(channel, handler)
+
+    async def unsubscribe(self, channel: str, handler: Handler) -> None:
+        await self.bus.unsubscribe(channel, handler)
+
+    async def close(self) -> None:
+        pass
+
+
+def plays_again(state: State) -> Move | None:
+    """A legal move after which the same player is to play and may play the same move again (a
+    Sorry! 2 that brings a pawn out, and another 2 drawn): the move a new owner, asked again,
+    could play twice."""
+    player = state.to_play
+    for move in state.legal_moves():
+        after = state.copy()
+        after.apply(move)
+        if not after.is_over and after.to_play == player and move in after.legal_moves():
+            return move
+    return None
+
+
+def first_moves_reach_a_double(state: State) -> bool:
+    while not state.is_over:
+        if plays_again(state) is not None:
+            return True
+        state.apply(state.legal_moves()[0])
+    return False
+
+
+def sorry_table(code: str) -> Any:
+    row, _, _ = plan_table(
+        code, "sorry", players=2, match="single", host_name="Ada",
+        bot_delay=0.0, bot_limits=BotLimits(), idle_timeout=0.0,
+    )  # fmt: skip
+    return row
+
+
+def a_code_with_a_double() -> str:
+    """The first table code whose game, played by first legal moves, reaches such a move (the
+    deals follow from the fixed secret and the code)."""
+    for n in range(200):
+        code = f"TWICE{n}"
+        table = Table(sorry_table(code), game_seeder(SECRET, code))
+        if first_moves_reach_a_double(table.deal_next()):
+            return code
+    raise AssertionError("no deal of 200 reaches a move that may be played twice")
+
+
+async def until(check: Callable[[], bool]) -> None:
+    async with asyncio.timeout(WAIT):
+        while not check():
+            await asyncio.sleep(0.01)
+
+
+def test_a_move_without_its_ply_is_played_once_when_its_owner_dies_before_answering(
+    tmp_path: Path,
+) -> None:
+    code = a_code_with_a_double()
+
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'failover.sqlite3'}")
+        db, bus = Database(store), LocalBus()
+        settings = Settings(bot_delay=0.0, idle_timeout=0.0)
+        doomed_bus = CutOff(bus)
+        doomed = TableWorker(db, doomed_bus, settings, SECRET, "doomed")
+        heir = TableWorker(db, bus, settings, SECRET, "heir")
+        gateway = Gateway(db, bus, settings, SECRET, "gw")
+        for part in (doomed, heir, gateway):
+            await part.start()
+        try:
+            await db.call(store.create_table, sorry_table(code), doomed.id)
+            await doomed.adopt(code)
+            await gateway.join(code, "Bob", None, None)
+            rep = await gateway.replica(code)
+            await until(lambda: rep.table.live)
+            # the people play first legal moves, each sent without a ply, up to the move that
+            # may be played twice
+            while True:
+                state, ply, seat = rep.table.state, rep.table.ply, rep.table.seat_to_play()
+                assert state is not None and seat is not None
+                double = plays_again(state)
+                if double is not None:
+                    break
+                await gateway.move(rep, seat, str(state.legal_moves()[0]), None)
+                await until(lambda: rep.table.ply > ply)  # noqa: B023 (awaited in this turn)
+            before = await db.call(store.game_moves, rep.table.game_id)
+            doomed_bus.answers = False
+            sent = asyncio.ensure_future(gateway.move(rep, seat, str(double), None))
+            await until(lambda: rep.table.ply > ply)  # stored, told, never answered
+            await doomed.stop()  # and dead: its heartbeat stops, the heir adopts the table
+            with pytest.raises(TableError) as answer:
+                await sent
+            assert answer.value.code == "stale"  # the move was played: the view shows it
+            after = await db.call(store.game_moves, rep.table.game_id)
+            assert after == [*before, str(double)]  # once
+            owner = await db.call(store.owner_of, code)
+            assert owner is not None and owner[0] == heir.id
+        finally:
+            for part in (gateway, heir):
+                await part.stop()
+            await bus.close()
+            db.shutdown()
+            store.close()
+
+    asyncio.run(main())
