@@ -7,6 +7,7 @@ one bus and one database, as a cluster runs them."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from parlour.server.database import Database
 from parlour.server.gateway import Gateway
 from parlour.server.store import Store
 from parlour.server.tables import Table, TableError, game_seeder, plan_table
-from parlour.server.worker import TableWorker
+from parlour.server.worker import DEAD_AFTER, TableWorker
 
 SECRET = b"a fixed secret: the same deals on every run"
 WAIT = 60.0
@@ -142,6 +143,83 @@ def test_a_move_without_its_ply_is_played_once_when_its_owner_dies_before_answer
             for part in (gateway, heir):
                 await part.stop()
             await bus.close()
+            db.shutdown()
+            store.close()
+
+    asyncio.run(main())
+
+
+class SlowToLoad(Database):
+    """The heir's database, where reading a table takes `LOAD` seconds: a table it adopts takes
+    that long to load, as a long match's may on a busy machine."""
+
+    async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if getattr(fn, "__name__", "") == "load_table":
+            await asyncio.sleep(LOAD)
+        return await super().call(fn, *args)
+
+
+LOAD = 7.0  # longer than DEAD_AFTER, and than the 5 s a worker once waited for a table loading
+
+
+def test_a_move_sent_while_its_table_is_adopted_waits_for_the_load_and_holds_up_no_other(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'adopted.sqlite3'}")
+        db, bus = Database(store), LocalBus()
+        settings = Settings(bot_delay=0.0, idle_timeout=0.0)
+        doomed = TableWorker(db, bus, settings, SECRET, "doomed")
+        heir_db = SlowToLoad(store)
+        heir = TableWorker(heir_db, bus, settings, SECRET, "heir")
+        gateway = Gateway(db, bus, settings, SECRET, "gw")
+        for part in (doomed, heir, gateway):
+            await part.start()
+
+        async def table(code: str, owner: TableWorker) -> tuple[Any, int, str]:
+            """A table of two people, its replica here, whose turn it is and a legal move."""
+            await db.call(store.create_table, sorry_table(code), owner.id)
+            await owner.adopt(code)
+            await gateway.join(code, "Bob", None, None)
+            rep = await gateway.replica(code)
+            await until(lambda: rep.table.live)
+            state, seat = rep.table.state, rep.table.seat_to_play()
+            assert state is not None and seat is not None
+            return rep, seat, str(state.legal_moves()[0])
+
+        async def owner_of(code: str) -> str | None:
+            owner = await db.call(store.owner_of, code)
+            return None if owner is None else owner[0]
+
+        try:
+            adopted, seat, move = await table("ADOPTD", doomed)
+            other, other_seat, other_move = await table("OTHER", heir)
+            await doomed.stop()  # dies; the heir adopts its table 3 s on, and loads it slowly
+            async with asyncio.timeout(WAIT):
+                while await owner_of("ADOPTD") != heir.id:
+                    await asyncio.sleep(0.05)
+            assert "ADOPTD" in heir._loading
+            loading_since = time.monotonic()
+            sent = asyncio.ensure_future(gateway.move(adopted, seat, move, adopted.table.ply))
+            await until(lambda: len(heir._answering) == 1)  # the heir has it: waiting
+            # meanwhile a move at the heir's other table is answered, the load still under way
+            await gateway.move(other, other_seat, other_move, other.table.ply)
+            assert "ADOPTD" in heir._loading
+            # and the heir, busy loading, still beats: its peers must not take it for dead
+            async with asyncio.timeout(WAIT):
+                while time.monotonic() < loading_since + DEAD_AFTER + 1:
+                    await asyncio.sleep(0.1)
+            assert "ADOPTD" in heir._loading
+            live = await db.call(store.live_workers, time.time() - DEAD_AFTER)
+            assert heir.id in [w["id"] for w in live]
+            await sent  # answered once the table is loaded
+            assert await db.call(store.game_moves, adopted.table.game_id) == [move]
+            assert "ADOPTD" in heir.tables
+        finally:
+            for part in (gateway, heir):
+                await part.stop()
+            await bus.close()
+            heir_db.shutdown()
             db.shutdown()
             store.close()
 

@@ -520,9 +520,13 @@ class TableWorker:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
         self._replies: OrderedDict[str, dict[str, Any]] = OrderedDict()  # request id -> answer
-        # tables being loaded: an `adopt` message and the heartbeat's round can both find a new
-        # table at once, and a second copy would fence the first out of its own table
-        self._loading: set[str] = set()
+        # requests being answered, by id: the same request sent again meanwhile (its gateway
+        # heard nothing in time) waits for the same answer instead of being played again
+        self._answering: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        # tables being loaded, and the end of their load: an `adopt` message and the heartbeat's
+        # round can both find a new table at once, and a second copy would fence the first out of
+        # its own table; a request for a table being loaded waits for the load, however long
+        self._loading: dict[str, asyncio.Event] = {}
         self.director = TournamentDirector(self)  # moves running tournaments on
 
     def keep(self, task: asyncio.Task[Any]) -> None:
@@ -534,8 +538,11 @@ class TableWorker:
         await self.db.call(self.db.store.register_worker, self.id)
         await self.bus.subscribe(f"worker:{self.id}", self._on_request)
         await self.adopt_round()
+        # the heartbeat has a loop of its own: an adopting round that loads a long table (or
+        # many) must not keep this worker from saying it is alive, or its peers adopt its tables
         self._loops = [
             asyncio.ensure_future(self._every(HEARTBEAT, self._beat)),
+            asyncio.ensure_future(self._every(HEARTBEAT, self._adopting)),
             asyncio.ensure_future(self._every(self.settings.sweep_interval, self.sweep)),
         ]
         await self.director.start()
@@ -550,6 +557,8 @@ class TableWorker:
 
     async def _beat(self) -> None:
         await self.db.call(self.db.store.heartbeat, self.id, len(self.tables), self.draining)
+
+    async def _adopting(self) -> None:
         if not self.draining:
             await self.adopt_round()
 
@@ -636,11 +645,12 @@ class TableWorker:
     async def _load(self, code: str, fence: Fence, credit: float = 0.0) -> OwnedTable | None:
         if code in self.tables or code in self._loading:
             return self.tables.get(code)  # loaded, or being loaded: once is enough
-        self._loading.add(code)
+        loaded = self._loading[code] = asyncio.Event()
         try:
             return await self._load_once(code, credit)
         finally:
-            self._loading.discard(code)
+            del self._loading[code]
+            loaded.set()
 
     async def _load_once(self, code: str, credit: float) -> OwnedTable | None:
         row: TableRow | None = await self.db.call(self.db.store.load_table, code)
@@ -707,6 +717,19 @@ class TableWorker:
             owned.chat.add(message["line"])
 
     async def _on_request(self, channel: str, message: dict[str, Any]) -> None:
+        """A message on this worker's channel, answered in a task of its own: the channel's
+        messages are handed over one at a time, and a request that waits (for a commit, a table's
+        lock, a table being loaded) must hold up no other table's. Requests to one table keep
+        their order at its lock."""
+        self.keep(asyncio.ensure_future(self._serve(message)))
+
+    async def _serve(self, message: dict[str, Any]) -> None:
+        try:
+            await self._serve_once(message)
+        except Exception:  # one bad request must not go unsaid in the log
+            log.exception("worker %s: a request failed: %r", self.id, message.get("op"))
+
+    async def _serve_once(self, message: dict[str, Any]) -> None:
         op = message.get("op")
         code = str(message.get("table", ""))
         if op == "adopt":
@@ -714,12 +737,22 @@ class TableWorker:
             return
         rid = str(message.get("id", ""))
         reply_to = message.get("reply")
-        if (
-            rid and rid in self._replies
-        ):  # a request sent again (its answer was lost): the same answer
+        if rid and rid in self._replies:  # a request sent again (its answer was lost)
             answer = self._replies[rid]
+        elif rid and rid in self._answering:  # sent again while it is being answered
+            answer = await asyncio.shield(self._answering[rid])
         else:
-            answer = await self._answer(op, code, message.get("args") or {})
+            pending = asyncio.get_running_loop().create_future()
+            if rid:
+                self._answering[rid] = pending
+            try:
+                answer = await self._answer(op, code, message.get("args") or {})
+            except BaseException:
+                pending.cancel()  # whoever waits for the same answer gives up too
+                raise
+            finally:
+                self._answering.pop(rid, None)
+            pending.set_result(answer)
             if rid:
                 self._replies[rid] = answer
                 while len(self._replies) > 5000:
@@ -734,10 +767,9 @@ class TableWorker:
             # for the load already under way (its first game dealt, its bots woken), rather
             # than answer `moved` to a table we own or answer for a table half loaded
             await self.adopt(code)
-            for _ in range(50):
-                if code not in self._loading:
-                    break
-                await asyncio.sleep(0.1)
+            loading = self._loading.get(code)
+            if loading is not None:
+                await loading.wait()
         owned = self.tables.get(code)
         if owned is None:
             return _error(TableError(f"table {code} is not here", 503, "moved"))
