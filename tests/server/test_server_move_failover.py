@@ -224,3 +224,51 @@ def test_a_move_sent_while_its_table_is_adopted_waits_for_the_load_and_holds_up_
             store.close()
 
     asyncio.run(main())
+
+
+def test_a_move_goes_to_the_owner_its_replica_knows_without_reading_the_database(
+    tmp_path: Path,
+) -> None:
+    """The hot path: a move costs its gateway no database round trip to find the table's owner
+    (the replica knows it from the row it read and the owner's `owner` message); only a move that
+    finds no answer there reads it — after a death, as the tests above show."""
+
+    class Counting(Store):
+        def __init__(self, url: str) -> None:
+            super().__init__(url)
+            self.owner_reads = 0
+
+        def owner_of(self, code: str) -> tuple[str | None, int, int, str] | None:
+            self.owner_reads += 1
+            return super().owner_of(code)
+
+    async def main() -> None:
+        store = Counting(f"sqlite:///{tmp_path / 'hot.sqlite3'}")
+        db, bus = Database(store), LocalBus()
+        settings = Settings(bot_delay=0.0, idle_timeout=0.0)
+        worker = TableWorker(db, bus, settings, SECRET, "worker")
+        gateway = Gateway(db, bus, settings, SECRET, "gw")
+        for part in (worker, gateway):
+            await part.start()
+        try:
+            await db.call(store.create_table, sorry_table("HOTPATH"), worker.id)
+            await worker.adopt("HOTPATH")
+            await gateway.join("HOTPATH", "Bob", None, None)
+            rep = await gateway.replica("HOTPATH")
+            await until(lambda: rep.table.live)
+            before = store.owner_reads
+            for _ in range(10):
+                state, ply, seat = rep.table.state, rep.table.ply, rep.table.seat_to_play()
+                assert state is not None and seat is not None
+                await gateway.move(rep, seat, str(state.legal_moves()[0]), ply)
+                await until(lambda: rep.table.ply > ply)  # noqa: B023 (awaited in this turn)
+            assert store.owner_reads == before
+            assert len(await db.call(store.game_moves, rep.table.game_id)) == 10
+        finally:
+            for part in (gateway, worker):
+                await part.stop()
+            await bus.close()
+            db.shutdown()
+            store.close()
+
+    asyncio.run(main())

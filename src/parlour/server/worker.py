@@ -672,7 +672,7 @@ class TableWorker:
                     await owned._write(self.db.store.finish_game, game_id, result, status)
             except TableError:
                 log.error("table %s: the result of game %s could not be stored", code, game_id)
-        await owned.publish("owner", owner=self.id)
+        await owned.publish("owner", owner=self.id, epoch=owned.fence.epoch)
         await owned.resume(credit)
         return owned
 
