@@ -25,7 +25,7 @@ import secrets
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -47,6 +47,9 @@ log = logging.getLogger("parlour.server")
 
 HEARTBEAT = 1.0  # seconds between heartbeats
 DEAD_AFTER = 3.0  # a worker not heard from for this long is dead; its tables are adopted
+ADOPT_MARGIN = 0.05  # seconds past a peer's deadline before an adopting round looks again
+ADOPT_SOON = 0.05  # the shortest wait between adopting rounds
+ADOPT_AGAIN = 0.25  # the wait after a round that left orphans to its peers (or lost a race)
 PRESENCE_TTL = 60.0  # a gateway's report of who is connected lasts this long unless repeated
 
 
@@ -542,7 +545,7 @@ class TableWorker:
         # many) must not keep this worker from saying it is alive, or its peers adopt its tables
         self._loops = [
             asyncio.ensure_future(self._every(HEARTBEAT, self._beat)),
-            asyncio.ensure_future(self._every(HEARTBEAT, self._adopting)),
+            asyncio.ensure_future(self._adopting()),
             asyncio.ensure_future(self._every(self.settings.sweep_interval, self.sweep)),
         ]
         await self.director.start()
@@ -559,8 +562,18 @@ class TableWorker:
         await self.db.call(self.db.store.heartbeat, self.id, len(self.tables), self.draining)
 
     async def _adopting(self) -> None:
-        if not self.draining:
-            await self.adopt_round()
+        """Adopting rounds, at most HEARTBEAT apart, and one just as a live peer's last
+        heartbeat grows DEAD_AFTER old: a dead worker's tables are taken the moment it counts as
+        dead, not up to a round later (with rounds a fixed second apart, and each round's own
+        time added to the second on a loaded machine, failover took 3-4 s, once 5.5 s)."""
+        while True:
+            wait = HEARTBEAT
+            try:
+                if not self.draining:
+                    wait = await self.adopt_round()
+            except Exception:  # a database hiccup must not stop the next round
+                log.exception("worker %s: adopting failed", self.id)
+            await asyncio.sleep(min(HEARTBEAT, max(ADOPT_SOON, wait)))
 
     async def stop(self) -> None:
         await self.director.stop()
@@ -604,28 +617,55 @@ class TableWorker:
         return handed
 
     # --- owning ----------------------------------------------------------------------------------
-    async def adopt_round(self) -> None:
+    async def adopt_round(self) -> float:
         """Adopt this worker's share of the open tables with no live owner (new tables assigned
-        to it that it has not loaded yet, tables of dead workers, released tables)."""
+        to it that it has not loaded yet, tables of dead workers, released tables). Returns the
+        seconds until the next live peer would count as dead if it said nothing more."""
         store = self.db.store
-        since = time.time() - DEAD_AFTER
-        live = await self.db.call(store.live_workers, since)
+        now = time.time()
+        live = await self.db.call(store.live_workers, now - DEAD_AFTER)
         alive = [w["id"] for w in live]
+        soonest = min(
+            (w["heartbeat_at"] + DEAD_AFTER for w in live if w["id"] != self.id),
+            default=now + HEARTBEAT,
+        )
         mine = await self.db.call(store.owned_by, self.id)
-        for code, epoch in mine.items():
-            if code not in self.tables:
-                await self._load(code, Fence(code, self.id, epoch, -1))
+        # tables are loaded side by side: each load's database reads and bus round trips overlap
+        # the others' (one after another, a dozen tables took a loaded machine seconds)
+        await self._all(
+            self._load(code, Fence(code, self.id, epoch, -1))
+            for code, epoch in mine.items()
+            if code not in self.tables
+        )
         orphans = await self.db.call(store.orphans, alive, 1000)
-        if not orphans:
-            return
-        takers = max(1, sum(1 for w in live if not w["draining"]))
-        share = math.ceil(len(orphans) / takers)
-        # the least loaded live workers take theirs first; the rest is left for the next round
-        for code, owner, epoch in orphans[:share]:
-            fence = await self.db.call(store.claim, code, self.id, owner, epoch)
-            if fence is not None:
-                credit = await self._outage(owner)
-                await self._load(code, fence, credit)
+        wait = soonest + ADOPT_MARGIN - time.time()  # past the moment: a heartbeat may be late
+        if orphans:
+            # the live workers look at the same moment (each at the peer's deadline): each takes
+            # the slice of its place among them (the least loaded first), so that they do not
+            # all race for the first tables; what is left or lost in a race is looked at again
+            # soon after
+            takers = [w["id"] for w in live if not w["draining"]]
+            share = math.ceil(len(orphans) / max(1, len(takers)))
+            place = takers.index(self.id) if self.id in takers else 0
+            taken = orphans[place * share : (place + 1) * share] or orphans[:share]
+            credits = {owner: await self._outage(owner) for owner in {o for _, o, _ in taken}}
+            await self._all(
+                self._take(code, owner, epoch, credits[owner]) for code, owner, epoch in taken
+            )
+            if len(taken) < len(orphans):
+                wait = min(wait, ADOPT_AGAIN)
+        return wait
+
+    async def _take(self, code: str, owner: str | None, epoch: int, credit: float) -> None:
+        fence = await self.db.call(self.db.store.claim, code, self.id, owner, epoch)
+        if fence is not None:
+            await self._load(code, fence, credit)
+
+    async def _all(self, loads: Iterable[Awaitable[Any]]) -> None:
+        """Run loads side by side; one that fails is logged and does not stop the others."""
+        for failed in await asyncio.gather(*loads, return_exceptions=True):
+            if isinstance(failed, BaseException):
+                log.error("worker %s: a table could not be adopted", self.id, exc_info=failed)
 
     async def _outage(self, owner: str | None) -> float:
         """How long the dead owner was gone, to give back to a player's move clock."""
