@@ -1,6 +1,8 @@
 """A dead worker's tables are taken over as soon as it counts as dead: the live workers' adopting
-rounds are timed by their peers' last heartbeats (not a fixed second apart), and take every
-table of their share in the round. One process, one bus, one database."""
+rounds are timed by their peers' last heartbeats (not a fixed second apart), and a request
+waiting on the dead owner is sent to the new one as soon as that one says it loaded the table
+(its `owner` message), not at the next look at the database. One process, one bus, one
+database: the workers and the gateway as a cluster runs them."""
 
 from __future__ import annotations
 
@@ -8,12 +10,15 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import update
 
 from parlour.bots import BotLimits
 from parlour.server import Settings
+from parlour.server import gateway as gateway_module
 from parlour.server.bus import LocalBus
 from parlour.server.database import Database
+from parlour.server.gateway import Gateway
 from parlour.server.schema import workers
 from parlour.server.store import Store
 from parlour.server.tables import plan_table
@@ -93,6 +98,39 @@ def test_a_dead_workers_tables_are_all_taken_in_one_round(tmp_path: Path) -> Non
                 assert owner is not None and owner[0] == "heir"
         finally:
             await worker.stop()
+            await bus.close()
+            db.shutdown()
+            store.close()
+
+    asyncio.run(main())
+
+
+def test_a_request_waiting_on_a_dead_owner_goes_to_the_new_one_when_it_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The gateway would look at the database only after OWNER_CHECK (made an hour here): the
+    new owner's `owner` message on the table's channel is what sends the request on."""
+    monkeypatch.setattr(gateway_module, "OWNER_CHECK", 3600.0)
+
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'adopt.sqlite3'}")
+        db, bus = Database(store), LocalBus()
+        settings = Settings(bot_delay=10.0)
+        gateway = Gateway(db, bus, settings, SECRET, "gw")
+        heir = TableWorker(db, bus, settings, SECRET, "heir")
+        await gateway.start()
+        try:
+            await db.call(store.create_table, whot_table("ORPHAN"), "gone")
+            await gateway.replica("ORPHAN")  # watched here: the gateway hears its channel
+            asked = asyncio.ensure_future(gateway.ask("ORPHAN", "chat_lines", wait=3600.0))
+            await asyncio.sleep(0.1)  # sent to the dead owner; nobody answers
+            assert not asked.done()
+            await heir.start()  # adopts the table and says so
+            async with asyncio.timeout(WAIT):
+                assert await asked == {"lines": []}  # answered by the heir
+        finally:
+            await heir.stop()
+            await gateway.stop()
             await bus.close()
             db.shutdown()
             store.close()

@@ -133,6 +133,7 @@ class Replica:
             epoch = message.get("epoch")
             if isinstance(epoch, int) and (self.owner is None or epoch >= self.owner[1]):
                 self.owner = (str(message.get("owner")), epoch)
+                self.gateway.owner_heard(self.code)
         if kind == "presence":
             gateway = str(message.get("gateway"))
             seats = {int(k): int(v) for k, v in (message.get("seats") or {}).items()}
@@ -248,6 +249,9 @@ class Gateway:
         )
         self.replicas: dict[str, Replica] = {}
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        # requests waiting for an owner's answer, by table: woken when a worker says it loaded
+        # the table (its `owner` message), to look at once whether the table changed hands
+        self._owner_news: dict[str, set[asyncio.Future[None]]] = {}
         self._loops: list[asyncio.Task[None]] = []
         self.local_worker: Any = None  # in one process: the worker beside this gateway
 
@@ -451,13 +455,35 @@ class Gateway:
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
         while (left := end - loop.time()) > 0:
+            # the answer; or, at the latest every OWNER_CHECK, and at once when a worker says it
+            # has loaded the table, a look at who owns it now. Only the database says it changed
+            # hands: the message is a prompt, not the truth
+            news: asyncio.Future[None] = loop.create_future()
+            self._owner_news.setdefault(code, set()).add(news)
             try:
-                return await asyncio.wait_for(asyncio.shield(future), min(left, OWNER_CHECK))
-            except TimeoutError:
-                now = await self.db.call(self.db.store.owner_of, code)
-                if now is None or now[:2] != owner[:2]:
-                    return None
+                await asyncio.wait(
+                    (future, news),
+                    timeout=min(left, OWNER_CHECK),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+            finally:
+                waiting = self._owner_news.get(code)
+                if waiting is not None:
+                    waiting.discard(news)
+                    if not waiting:
+                        del self._owner_news[code]
+            if future.done():
+                return future.result()
+            now = await self.db.call(self.db.store.owner_of, code)
+            if now is None or now[:2] != owner[:2]:
+                return None
         return None
+
+    def owner_heard(self, code: str) -> None:
+        """A worker says it loaded the table: requests waiting on its old owner look again."""
+        for news in self._owner_news.get(code, ()):
+            if not news.done():
+                news.set_result(None)
 
     async def _on_reply(self, channel: str, message: dict[str, Any]) -> None:
         future = self._pending.get(str(message.get("id")))
