@@ -15,7 +15,8 @@ measured `--duration` s) until two steps in a row miss p99 < 100 ms or more tabl
 moves. The round's figure for N is the most moves/s (the median of the step's one-second samples)
 of a step that held p99 < 100 ms. Printed at the end: per N, the figure's min / median / max over
 the rounds, the ratio of the medians, and the CPU a move cost in each role (workers, gateways,
-PostgreSQL, Redis, the load generator) at the held steps.
+PostgreSQL, Redis, the load generator) at the held steps — and the same after each round before
+the last, so that a run cut short (a shared machine's time is short) still says what it saw.
 """
 
 from __future__ import annotations
@@ -236,6 +237,8 @@ def cluster_main(args: argparse.Namespace, settings: list[str]) -> int:
             print(f"round {r + 1}:", flush=True)
             for n in counts:
                 best[n].append(measure(args, server_settings, n, pg, redis, bus))
+            if r + 1 < rounds:  # the figures so far: a run cut short still says what it saw
+                report(best, r + 1)
     finally:
         if redis is not None:
             redis.stop()
