@@ -589,8 +589,8 @@ class Gateway:
         at: the client's, or when the client sent none, the replica's here, from which every view
         this client was sent was made. If the owner dies after storing the move and before
         answering, the next owner, asked again, finds that ply gone and answers `stale` rather
-        than play the move twice (the same seat may be to play again, and the move legal again:
-        a Sorry! 2 after a 2)."""
+        than play the move twice (the same seat may be to play again, and the move legal again,
+        in a game where a card lets its player go again)."""
         if ply is None:
             ply = rep.table.ply
         return await self.ask(rep.code, "move", owner_hint=rep.owner, seat=seat, move=text, ply=ply)
