@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test test-cluster lint bench strength load clean
+.PHONY: serve test test-process test-cluster lint bench strength load clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,15 +19,24 @@ $(STAMP): pyproject.toml
 serve: $(STAMP)
 	$(BIN)/parlour serve --host $(HOST) --port $(PORT)
 
-## test: the whole test suite in one process per server. (`make lint` runs ruff and mypy.)
+## test: the whole test suite, in two passes that both always run: every test with each server
+##       in one process (`make test-process`), then the server's tests again against a cluster
+##       (`make test-cluster`). (`make lint` runs ruff and mypy.)
 test: $(STAMP)
+	@status=0; \
+	$(MAKE) --no-print-directory test-process || status=1; \
+	$(MAKE) --no-print-directory test-cluster || status=1; \
+	exit $$status
+
+## test-process: every test, each server in one process (SQLite and PostgreSQL), in parallel.
+test-process: $(STAMP)
 	$(BIN)/python -m pytest -n auto -q -m "not cluster"
 
 ## test-cluster: the server tests again against a cluster: 2 gateways and 2 table workers on
-## PostgreSQL and Redis, with the kill, race, lost-message and restart tests
-## (tests/server/test_server_cluster.py). Not yet part of `make test`: three server tests still
-## fail there (a rematch read through another gateway, and review analyses polled through another
-## gateway than the one running them: their progress is kept in that gateway's memory).
+## PostgreSQL and Redis, each a process (tests/server/cluster_kit.py), with the kill, race,
+## lost-message and restart tests (tests/server/test_server_cluster.py). One test at a time: a
+## cluster is four server processes beside PostgreSQL and Redis, and a second cluster beside it
+## would only share the same cores.
 test-cluster: $(STAMP)
 	PARLOUR_SERVER_MODE=cluster $(BIN)/python -m pytest -q tests/server
 

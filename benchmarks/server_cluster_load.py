@@ -1,169 +1,80 @@
-"""`server_load.py --processes 1,2`: clusters of table workers and gateways under person-paced load.
+"""`server_load.py --processes 1,2`: how many moves a second clusters of 1 and 2 table workers take
+with a person's move answered within 100 ms at p99, measured in rounds.
 
-For each worker count N it starts N `parlour serve --role worker` and N (or `--gateways`)
-`--role gateway` processes on one PostgreSQL database and one Redis bus, then adds person-paced
-tables in steps; every seat is a websocket client (spread over the gateways) that thinks and plays a
-random legal move. At each step it measures moves/s and the latency of a person's move (sent → that
-seat's next view); it stops after two steps in a row at 100 ms or more at p99, or when more tables
-bring no more moves. The figure for N is the most moves/s (median of one-second samples) of a step
-that stayed under 100 ms at p99; the most at any latency (saturation) is printed beside it.
+The workload is people playing: tables of Whot! for 4, every seat a person — a websocket client,
+spread over the gateways, that waits a person's thinking time (uniform 0..2×`--think` seconds,
+mean 2 s) and plays a random legal move; after each move every seat is sent its view, as a
+browser is. A person's latency is from sending a move to that seat's next view.
 
-PostgreSQL and Redis are throwaway servers on loopback in a temporary directory unless `--database`
-and `--bus` name running ones (PostgreSQL: Debian's binaries under /usr/lib/postgresql/*/bin).
+Each round measures every worker count N in turn (1, 2, 1, 2, …: a neighbour's burst on a shared
+machine falls on both alike). For N, a fresh cluster of N `parlour serve --role worker` and N (or
+`--gateways`) `--role gateway` processes on one PostgreSQL database and one Redis bus — the test
+kit's throwaway servers (tests/server/cluster_kit.py) unless `--database`/`--bus` name running
+ones — gets person-paced tables in steps (`--steps`; each step warmed up `--warmup` s, then
+measured `--duration` s) until two steps in a row miss p99 < 100 ms or more tables bring no more
+moves. The round's figure for N is the most moves/s (the median of the step's one-second samples)
+of a step that held p99 < 100 ms. Printed at the end: per N, the figure's min / median / max over
+the rounds, the ratio of the medians, and the CPU a move cost in each role (workers, gateways,
+PostgreSQL, Redis, the load generator) at the held steps — and the same after each round before
+the last, so that a run cut short (a shared machine's time is short) still says what it saw.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import glob
 import os
-import pwd
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
-from server_load import Stats, cpu_seconds, free_port, human_seat, spread
+from server_load import Stats, cpu_seconds, human_seat, spread
+
+# the test kit's throwaway PostgreSQL and Redis, and its cluster of `parlour serve` processes
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
+from cluster_kit import Cluster, PostgresServer, RedisServer
 
 PEOPLE_P99 = 100.0  # ms: the latency a step must stay under to count
+ROLES = ("workers", "gateways", "postgres", "redis", "generator")
 
 
-class Postgres:
-    """A throwaway PostgreSQL cluster on 127.0.0.1 (fsync off: a benchmark, not a store)."""
-
-    def __init__(self, root: Path) -> None:
-        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-        initdb = found[-1] if found else shutil.which("initdb")
-        if initdb is None:
-            raise SystemExit("server_load --processes: no PostgreSQL initdb (apt postgresql)")
-        self.bindir = Path(initdb).parent
-        self.dir = root / "pg"
-        self.dir.mkdir()
-        self.port = free_port()
-        self.prefix: list[str] = []
-        if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-            user = "postgres"
-            try:
-                pw = pwd.getpwnam(user)
-            except KeyError:
-                user, pw = "nobody", pwd.getpwnam("nobody")
-            os.chown(root, pw.pw_uid, pw.pw_gid)
-            os.chown(self.dir, pw.pw_uid, pw.pw_gid)
-            self.prefix = ["runuser", "-u", user, "--"]
-
-    def _run(self, *args: str) -> None:
-        subprocess.run([*self.prefix, *args], check=True, capture_output=True, cwd=self.dir)
-
-    def start(self) -> None:
-        data = str(self.dir / "data")
-        self._run(str(self.bindir / "initdb"), "-D", data, "-U", "parlour", "--auth=trust",
-                  "-E", "UTF8", "--no-sync")  # fmt: skip
-        opts = f"-h 127.0.0.1 -p {self.port} -k {self.dir} -F -c max_connections=300"
-        self._run(str(self.bindir / "pg_ctl"), "-D", data, "-o", opts,
-                  "-l", str(self.dir / "log"), "-w", "-t", "60", "start")  # fmt: skip
-
-    def new_database(self) -> str:
-        import psycopg
-
-        name = "bench_" + uuid.uuid4().hex[:10]
-        url = f"postgresql://parlour@127.0.0.1:{self.port}"
-        with psycopg.connect(f"{url}/postgres", autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
-        return f"{url}/{name}"
-
-    def stop(self) -> None:
-        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "fast", "stop")
+def process_tree_cpu(root: int) -> float:
+    """CPU seconds of a process and its children (PostgreSQL: the postmaster and its backends)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == root or int(stat[1]) == root:
+            total += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
-class Redis:
-    def __init__(self, root: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            raise SystemExit("server_load --processes: redis-server not found (apt redis-server)")
-        self.port = free_port()
-        self.proc = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(root)],
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
-        time.sleep(0.3)
+@dataclass
+class Meters:
+    """Where the CPU of the machine's parts is read: pids by role."""
 
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+    workers: list[int]
+    gateways: list[int]
+    postgres: int | None  # the postmaster (its backends are its children)
+    redis: int | None
 
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(10)
-
-
-class Cluster:
-    """N workers and G gateways, each a `parlour serve` process."""
-
-    def __init__(
-        self, database: str, bus: str, workers: int, gateways: int, settings: list[str]
-    ) -> None:
-        self.database = database
-        self.ports = [free_port() for _ in range(gateways)]
-        common = ["--bus", bus, "--database", database, "--log-level", "warning"]
-        for s in settings:
-            common += ["--setting", s]
-        serve = [sys.executable, "-m", "parlour.cli", "serve"]
-        self.argv = [[*serve, "--role", "worker", *common] for _ in range(workers)] + [
-            [*serve, "--role", "gateway", "--port", str(port), *common] for port in self.ports
-        ]
-        self.procs: list[subprocess.Popen[bytes]] = []
-        self.workers = workers
-
-    @property
-    def bases(self) -> list[str]:
-        return [f"127.0.0.1:{port}" for port in self.ports]
-
-    def start(self) -> None:
-        from parlour.server.store import Store
-
-        store = Store(self.database)  # migrated once, before the processes race to
-        store.secret("seeds")
-        self.procs = [subprocess.Popen(argv) for argv in self.argv]
-        end = time.monotonic() + 120
-        while True:
-            live = store.live_workers(time.time() - 3)
-            up = 0
-            for base in self.bases:
-                with contextlib.suppress(httpx.HTTPError):
-                    up += httpx.get(f"http://{base}/api/games", timeout=2).status_code == 200
-            if len(live) >= self.workers and up == len(self.bases):
-                break
-            if time.monotonic() > end or any(p.poll() is not None for p in self.procs):
-                self.stop()
-                raise SystemExit("server_load --processes: the cluster did not start")
-            time.sleep(0.2)
-        store.close()
-
-    def cpu(self) -> tuple[float, float]:
-        """CPU seconds used so far by the workers and by the gateways."""
-        w = sum(cpu_seconds(p.pid) for p in self.procs[: self.workers])
-        g = sum(cpu_seconds(p.pid) for p in self.procs[self.workers :])
-        return w, g
-
-    def stop(self) -> None:
-        for p in self.procs:
-            if p.poll() is None:
-                p.terminate()
-        for p in self.procs:
-            try:
-                p.wait(60)
-            except subprocess.TimeoutExpired:
-                p.kill()
+    def read(self) -> dict[str, float]:
+        return {
+            "workers": sum(cpu_seconds(p) for p in self.workers),
+            "gateways": sum(cpu_seconds(p) for p in self.gateways),
+            "postgres": process_tree_cpu(self.postgres) if self.postgres else 0.0,
+            "redis": cpu_seconds(self.redis) if self.redis else 0.0,
+            "generator": time.process_time(),
+        }
 
 
 @dataclass
@@ -172,9 +83,7 @@ class Step:
     samples: list[int] = field(default_factory=list)  # person moves in each second
     latencies: list[float] = field(default_factory=list)  # ms
     errors: int = 0
-    worker_cpu: float = 0.0  # share of one core, all workers together
-    gateway_cpu: float = 0.0
-    own_cpu: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)  # share of one core, by role
 
     def p(self, q: int) -> float:
         lat = sorted(self.latencies)
@@ -190,20 +99,25 @@ class Step:
     def holds(self) -> bool:
         return self.errors == 0 and self.p(99) < PEOPLE_P99
 
+    def per_move(self, role: str) -> float:
+        """CPU milliseconds a move cost in `role`."""
+        moves = sum(self.samples) / max(1, len(self.samples))
+        return self.cpu.get(role, 0.0) / max(moves, 1e-9) * 1000
 
-async def ramp(args: argparse.Namespace, cluster: Cluster, steps: list[int]) -> list[Step]:
+
+async def ramp(args: argparse.Namespace, cluster: Cluster, meters: Meters) -> list[Step]:
     """Add person-paced tables step by step, measuring each step, until p99 reaches 100 ms."""
     stats = Stats()
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
-    bases = cluster.bases
+    bases = [g.base.removeprefix("http://") for g in cluster.gateways]
     body = {"game": args.game, "players": args.seats, "preset": args.preset,
             "match": "rounds-100", "auto_next": True, "idle_timeout": 0}  # fmt: skip
     out: list[Step] = []
     turn = 0
     clients = [httpx.AsyncClient(base_url=f"http://{b}", timeout=60) for b in bases]
     try:
-        for target in steps:
+        for target in args.step_tables:
             opened = len(tasks) // args.seats
             for _ in range(target - opened):
                 api = clients[turn % len(clients)]
@@ -227,7 +141,7 @@ async def ramp(args: argparse.Namespace, cluster: Cluster, steps: list[int]) -> 
             step = Step(target)
             stats.latencies, stats.samples, stats.human_moves, stats.errors = [], [], 0, 0
             stats.measuring = True
-            (w0, g0), own0, t0 = cluster.cpu(), time.process_time(), time.perf_counter()
+            before, t0 = meters.read(), time.perf_counter()
             last = 0
             for _ in range(int(args.duration)):
                 await asyncio.sleep(1.0)
@@ -235,30 +149,22 @@ async def ramp(args: argparse.Namespace, cluster: Cluster, steps: list[int]) -> 
                 last = stats.human_moves
             stats.measuring = False
             elapsed = time.perf_counter() - t0
-            w1, g1 = cluster.cpu()
-            step.worker_cpu, step.gateway_cpu = (w1 - w0) / elapsed, (g1 - g0) / elapsed
-            step.own_cpu = (time.process_time() - own0) / elapsed
+            after = meters.read()
+            step.cpu = {role: (after[role] - before[role]) / elapsed for role in ROLES}
             step.latencies = [x * 1000 for x in stats.latencies]
             step.errors = stats.errors
             out.append(step)
-            load = os.getloadavg()[0]
-            # CPU a move does not depend on what else the machine runs, as latency does
-            moved = max(1.0, sum(step.samples) / len(step.samples))
             print(
-                f"  {target:5d} tables  moves/s {spread([float(x) for x in step.samples])}  "
-                f"p50 {step.p(50):6.1f}  p99 {step.p(99):6.1f}  max "
-                f"{max(step.latencies, default=0):7.1f} ms  CPU workers "
-                f"{step.worker_cpu * 100:4.0f}% gateways {step.gateway_cpu * 100:4.0f}% "
-                f"generator {step.own_cpu * 100:4.0f}%  CPU a move: workers "
-                f"{step.worker_cpu / moved * 1000:.1f} ms gateways "
-                f"{step.gateway_cpu / moved * 1000:.1f} ms  errors {step.errors}  "
-                f"(load avg {load:.1f})",
+                f"    {target:5d} tables  moves/s {spread([float(x) for x in step.samples])}  "
+                f"p50 {step.p(50):6.1f}  p99 {step.p(99):6.1f} ms  CPU a move (ms): "
+                + " ".join(f"{role} {step.per_move(role):.2f}" for role in ROLES)
+                + f"  errors {step.errors}  (load avg {os.getloadavg()[0]:.1f})",
                 flush=True,
             )
             # two steps over the bound in a row (one may be a neighbour's burst on a shared
             # machine), or no more moves for more tables: past what this cluster holds
             over = len(out) >= 2 and not out[-1].holds and not out[-2].holds
-            if over or (len(out) >= 2 and step.rate < out[-2].rate * 1.1):
+            if over or (len(out) >= 2 and step.rate < out[-2].rate * 1.05):
                 break
     finally:
         stop.set()
@@ -268,67 +174,101 @@ async def ramp(args: argparse.Namespace, cluster: Cluster, steps: list[int]) -> 
     return out
 
 
+def postmaster(pg: PostgresServer | None) -> int | None:
+    if pg is None:
+        return None
+    try:
+        return int((pg.dir / "data" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def measure(
+    args: argparse.Namespace,
+    settings: dict[str, Any],
+    workers: int,
+    pg: PostgresServer | None,
+    redis: RedisServer | None,
+    bus: str,
+) -> Step | None:
+    """One cluster of `workers` workers ramped up: its best step under the bound (None: none)."""
+    gateways = args.gateways or workers
+    database = pg.new_database() if pg is not None else args.database
+    cluster = Cluster(database, bus, gateways=gateways, workers=workers, settings=settings)
+    print(f"  {workers} worker(s), {gateways} gateway(s):", flush=True)
+    cluster.start()
+    try:
+        meters = Meters(
+            workers=[p.pid for p in cluster.workers],
+            gateways=[p.pid for p in cluster.gateways],
+            postgres=postmaster(pg),
+            redis=redis.proc.pid if redis is not None and redis.proc is not None else None,
+        )
+        steps = asyncio.run(ramp(args, cluster, meters))
+    finally:
+        cluster.stop()
+    held = [s for s in steps if s.holds]
+    return max(held, key=lambda s: s.rate) if held else None
+
+
 def cluster_main(args: argparse.Namespace, settings: list[str]) -> int:
     counts = [max(1, min(int(n), 16)) for n in args.processes.split(",")]
-    steps = [max(1, min(int(n), 2000)) for n in args.steps.split(",")]
+    args.step_tables = [max(1, min(int(n), 2000)) for n in args.steps.split(",")]
     args.duration = max(1.0, min(args.duration, 600.0))
-    best: dict[int, Step | None] = {}
-    most: dict[int, Step] = {}  # the most moves/s at any latency: where it saturates
-    with tempfile.TemporaryDirectory(prefix="parlour-load-") as tmp:
-        pg = Postgres(Path(tmp)) if args.database is None else None
-        redis = Redis(Path(tmp)) if args.bus is None else None
-        try:
-            if pg is not None:
-                pg.start()
-            bus = args.bus or (redis.url if redis else "")
-            print(
-                f"parlour cluster load: {args.game}, {args.seats} seats a table, person-paced "
-                f"(think {args.think:g} s mean), {os.cpu_count()} CPUs; step: {args.warmup:g} s "
-                f"warm-up, {args.duration:g} s measured"
-            )
-            print("                 person moves/s (1-s samples)")
-            print("                      min   median      max")
+    rounds = max(1, min(args.rounds, 20))
+    server_settings: dict[str, Any] = dict(s.split("=", 1) for s in settings)
+    best: dict[int, list[Step | None]] = {n: [] for n in counts}
+    pg = PostgresServer(max_connections=300) if args.database is None else None
+    redis = RedisServer() if args.bus is None else None
+    try:
+        if pg is not None:
+            pg.start()
+        if redis is not None:
+            redis.start()
+        bus = args.bus or (redis.url if redis else "")
+        print(
+            f"parlour cluster load: {args.game}, {args.seats} people a table thinking "
+            f"{args.think:g} s on average, {os.cpu_count()} CPUs; {rounds} round(s); a step: "
+            f"{args.warmup:g} s warm-up, {args.duration:g} s measured"
+        )
+        print("                       person moves/s (1-s samples)")
+        print("                            min   median      max")
+        for r in range(rounds):
+            print(f"round {r + 1}:", flush=True)
             for n in counts:
-                gateways = args.gateways or n
-                database = pg.new_database() if pg is not None else args.database
-                print(f"{n} worker(s), {gateways} gateway(s):", flush=True)
-                cluster = Cluster(database, bus, n, gateways, settings)
-                cluster.start()
-                try:
-                    done = asyncio.run(ramp(args, cluster, steps))
-                finally:
-                    cluster.stop()
-                held = [s for s in done if s.holds]
-                best[n] = max(held, key=lambda s: s.rate) if held else None
-                most[n] = max(done, key=lambda s: s.rate)
-        finally:
-            if redis is not None:
-                redis.stop()
-            if pg is not None:
-                pg.stop()
-    print(f"most person moves/s at p99 < {PEOPLE_P99:g} ms:")
-    for n, step in best.items():
-        if step is None:
-            print(f"  {n} worker(s): none (the first step was over)")
-        else:
-            samples = spread([float(x) for x in step.samples])
-            print(
-                f"  {n} worker(s): {step.rate:.0f}/s median ({samples} min/median/max) at "
-                f"{step.tables} tables, p99 {step.p(99):.1f} ms"
-            )
-    rates = {n: s.rate for n, s in best.items() if s is not None}
-    if len(rates) >= 2:
-        lo, hi = min(rates), max(rates)
-        print(
-            f"ratio {hi} : {lo} workers at p99 < {PEOPLE_P99:g} ms = {rates[hi] / rates[lo]:.2f}x"
-        )
-    print("most person moves/s at any latency (saturation):")
-    for n, step in most.items():
-        print(
-            f"  {n} worker(s): {step.rate:.0f}/s median at {step.tables} tables, p99 "
-            f"{step.p(99):.1f} ms"
-        )
-    if len(most) >= 2:
-        lo, hi = min(most), max(most)
-        print(f"ratio {hi} : {lo} workers at saturation = {most[hi].rate / most[lo].rate:.2f}x")
+                best[n].append(measure(args, server_settings, n, pg, redis, bus))
+            if r + 1 < rounds:  # the figures so far: a run cut short still says what it saw
+                report(best, r + 1)
+    finally:
+        if redis is not None:
+            redis.stop()
+        if pg is not None:
+            pg.stop()
+    report(best, rounds)
     return 0
+
+
+def report(best: dict[int, list[Step | None]], rounds: int) -> None:
+    print(f"most person moves/s at p99 < {PEOPLE_P99:g} ms, over {rounds} round(s):")
+    print("                  min   median      max   (tables, p99 of the median round)")
+    medians: dict[int, float] = {}
+    for n, steps in best.items():
+        rates = [s.rate if s is not None else 0.0 for s in steps]
+        medians[n] = statistics.median(rates)
+        middle = sorted((s for s in steps if s is not None), key=lambda s: s.rate)
+        mid = middle[len(middle) // 2] if middle else None
+        where = f"({mid.tables} tables, p99 {mid.p(99):.0f} ms)" if mid else "(no step held)"
+        print(f"  {n} worker(s) {spread(rates)}   {where}")
+    if len(medians) >= 2:
+        lo, hi = min(medians), max(medians)
+        if medians[lo] > 0:
+            print(
+                f"ratio {hi} : {lo} workers (medians) = {medians[hi] / medians[lo]:.2f}x",
+                flush=True,
+            )
+    print("CPU a move at the held steps, ms (median over rounds):")
+    for n, steps in best.items():
+        held = [s for s in steps if s is not None]
+        if held:
+            cost = {role: statistics.median(s.per_move(role) for s in held) for role in ROLES}
+            print(f"  {n} worker(s): " + "  ".join(f"{r} {v:.2f}" for r, v in cost.items()))

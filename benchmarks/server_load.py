@@ -15,16 +15,14 @@ server's CPU use and its memory per table.
     .venv/bin/python benchmarks/server_load.py --human-tables 1000 --bot-tables 0 --duration 60
     .venv/bin/python benchmarks/server_load.py --human-tables 200 --bot-tables 200
 
-With `--processes 1,2` it measures clusters instead (docs/deploy.md): for each count N, N table
-workers and N gateways (`parlour serve --role worker|gateway`, or `--gateways G` of them) on a
-throwaway PostgreSQL and Redis (or `--database`/`--bus`), with person-paced tables added in steps
-(`--steps`, each measured `--duration` seconds after `--warmup`) until a person's move takes
-100 ms or more at p99 (two steps in a row) or more tables bring no more moves. Per step it prints
-moves/s (min / median / max over one-second samples), the latency at p50 / p99 / max and the CPU
-of the cluster and of the load generator; then the most moves/s each N held at p99 < 100 ms and
-at any latency, and their ratios.
+With `--processes 1,2` it measures clusters instead (benchmarks/server_cluster_load.py,
+docs/deploy.md): in each of `--rounds` rounds, for each count N, N table workers and N gateways
+(`parlour serve --role worker|gateway`, or `--gateways G` of them) on the test kit's throwaway
+PostgreSQL and Redis (or `--database`/`--bus`), with person-paced tables added in steps until a
+person's move takes 100 ms or more at p99; then the most moves/s each N held at p99 < 100 ms,
+min / median / max over the rounds, the ratio of the medians, and the CPU a move cost in each role.
 
-    .venv/bin/python benchmarks/server_load.py --processes 1,2 --think 0.5
+    .venv/bin/python benchmarks/server_load.py --processes 1,2 --rounds 3
 
 Loopback only; every number is bounded (tables ≤ 2000 of each kind, duration ≤ 600 s).
 """
@@ -255,7 +253,7 @@ def main() -> int:
     p.add_argument("--game", default="whot")
     p.add_argument("--preset", default=None)
     p.add_argument("--think", type=float, default=2.0, help="mean thinking time of a person, s")
-    p.add_argument("--duration", type=float, default=30.0)
+    p.add_argument("--duration", type=float, default=30.0, help="seconds measured (a step's)")
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--database", default=None, help="default: SQLite in a temporary directory")
     p.add_argument(
@@ -264,8 +262,11 @@ def main() -> int:
     p.add_argument("--gateways", type=int, default=None, help="gateways a cluster (default: N)")
     p.add_argument("--bus", default=None, help="redis://…; default: a throwaway redis-server")
     p.add_argument(
-        "--steps", default="8,16,32,64,128,256,512", help="person-paced tables at each step"
+        "--steps",
+        default="16,24,32,48,64,96,128,192,256,384,512,768",
+        help="--processes: person-paced tables at each step",
     )
+    p.add_argument("--rounds", type=int, default=3, help="--processes: rounds of measurements")
     p.add_argument(
         "--setting",
         action="append",

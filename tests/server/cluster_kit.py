@@ -1,8 +1,8 @@
 # mypy: disable-error-code="index,no-any-return,assignment,comparison-overlap,unreachable"
 # (merged last in the session: its Optional answers and cache keys are not yet typed precisely)
-"""A real cluster on loopback for the server tests: Redis, PostgreSQL, table workers and gateways,
-each its own `parlour serve` process, and a client that talks to the gateways like the test client
-talks to the app.
+"""A real cluster on loopback for the server tests and `benchmarks/server_load.py --processes`:
+throwaway PostgreSQL and Redis servers, table workers and gateways, each its own `parlour serve`
+process, and a client that talks to the gateways like the test client talks to the app.
 
 `Cluster` starts `--role worker` and `--role gateway` processes on one database and one bus and
 waits until every worker is in `parlour_workers` and every gateway answers HTTP; it can SIGKILL,
@@ -14,9 +14,11 @@ gateways, so that the same tests run against one process or against a cluster.
 from __future__ import annotations
 
 import contextlib
+import glob
 import itertools
 import json
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -24,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -114,6 +117,88 @@ class RedisServer:
             self.proc.terminate()
             self.proc.wait(10)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL server on 127.0.0.1 (Debian's binaries under
+    /usr/lib/postgresql/*/bin, or initdb on the PATH), trusting local connections, without
+    fsync: for tests and benchmarks, never a store. As root it runs as `postgres` (or `nobody`):
+    PostgreSQL refuses to run as root."""
+
+    @staticmethod
+    def bindir() -> Path | None:
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if found:
+            return Path(found[-1]).parent
+        initdb = shutil.which("initdb")
+        return Path(initdb).parent if initdb else None
+
+    @classmethod
+    def available(cls) -> bool:
+        return cls.bindir() is not None
+
+    def __init__(self, max_connections: int = 200) -> None:
+        bindir = self.bindir()
+        if bindir is None:
+            raise FileNotFoundError("initdb")
+        self.bin = bindir
+        self.max_connections = max_connections
+        self.dir = Path(tempfile.mkdtemp(prefix="parlour-pg-"))
+        self.port = free_port()
+        self.prefix: list[str] = []
+        if os.geteuid() == 0:
+            user = "postgres"
+            try:
+                pw = pwd.getpwnam(user)
+            except KeyError:
+                user, pw = "nobody", pwd.getpwnam("nobody")
+            os.chown(self.dir, pw.pw_uid, pw.pw_gid)
+            self.prefix = ["runuser", "-u", user, "--"]
+
+    def run(self, *args: str) -> None:
+        subprocess.run(
+            [*self.prefix, *args], check=True, capture_output=True, timeout=120, cwd=self.dir
+        )
+
+    def start(self) -> None:
+        data = self.dir / "data"
+        self.run(
+            str(self.bin / "initdb"), "-D", str(data), "-U", "parlour", "--auth=trust",
+            "-E", "UTF8", "--no-sync",
+        )  # fmt: skip
+        opts = (
+            f"-h 127.0.0.1 -p {self.port} -k {self.dir} -F "
+            f"-c max_connections={self.max_connections}"
+        )
+        self.run(
+            str(self.bin / "pg_ctl"), "-D", str(data), "-o", opts,
+            "-l", str(self.dir / "log"), "-w", "-t", "60", "start",
+        )  # fmt: skip
+
+    def log_text(self) -> str:
+        return _tail(self.dir / "log")
+
+    def stop(self) -> None:
+        try:
+            self.run(
+                str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate", "stop"
+            )
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
+            pass  # never started, or gone: the directory goes all the same
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def url(self, db: str = "postgres") -> str:
+        return f"postgresql://parlour@127.0.0.1:{self.port}/{db}"
+
+    def new_database(self) -> str:
+        """A new, empty database on this server: its URL."""
+        import psycopg
+
+        name = "t_" + uuid.uuid4().hex[:12]
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
 
 
 def serve_args(settings: dict[str, Any]) -> list[str]:
@@ -330,7 +415,8 @@ class Cluster:
 
 class RemoteClient:
     """What the server tests use of `TestClient`, over loopback, round-robin over gateways: every
-    request and every websocket goes to the next gateway in turn."""
+    request and every websocket goes to the next gateway in turn (as a balancer without sticky
+    sessions may send them)."""
 
     def __init__(self, bases: list[str], database: str) -> None:
         self.bases = bases
@@ -346,6 +432,9 @@ class RemoteClient:
 
     def post(self, url: str, **kwargs: Any) -> httpx.Response:
         return self.http[self._next()].post(url, **kwargs)
+
+    def delete(self, url: str, **kwargs: Any) -> httpx.Response:
+        return self.http[self._next()].delete(url, **kwargs)
 
     def websocket_connect(self, path: str) -> RemoteWebSocket:
         base = self.bases[self._next()]

@@ -119,7 +119,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         async with serving(settings, store) as parts:
             app.state.db, app.state.gateway, app.state.worker = parts
             # the review answers HTTP, so it lives where HTTP is answered: with a gateway
-            reviews = Reviews(parts[0], settings) if parts[1] is not None else None
+            reviews = Reviews(parts[0], settings, parts[1].id) if parts[1] is not None else None
             app.state.reviews = reviews
             # accounts answer HTTP too; the key of their CSRF tokens is every gateway's secret
             gateway = parts[1]

@@ -50,9 +50,14 @@ class Replica:
     """A table as a gateway sees it: the `Table`, the connections watching it here, and who is
     connected at every gateway."""
 
-    def __init__(self, gateway: Gateway, table: Table) -> None:
+    def __init__(
+        self, gateway: Gateway, table: Table, owner: tuple[str | None, int] | None = None
+    ) -> None:
         self.gateway = gateway
         self.table = table
+        # the table's owner and epoch as last heard (the row read, the owner's `owner` message):
+        # a move is sent there first, without reading the database
+        self.owner = owner
         self.code = table.code
         self.conns: set[Conn] = set()
         self.events = wire.EventCache()
@@ -124,6 +129,11 @@ class Replica:
     # --- updates from the owner ------------------------------------------------------------------
     async def on_update(self, message: dict[str, Any]) -> None:
         kind = message.get("kind")
+        if kind == "owner":  # a worker loaded it: asked first from now on
+            epoch = message.get("epoch")
+            if isinstance(epoch, int) and (self.owner is None or epoch >= self.owner[1]):
+                self.owner = (str(message.get("owner")), epoch)
+                self.gateway.owner_heard(self.code)
         if kind == "presence":
             gateway = str(message.get("gateway"))
             seats = {int(k): int(v) for k, v in (message.get("seats") or {}).items()}
@@ -193,6 +203,7 @@ class Replica:
             return
         old = self.table
         table = self.gateway.table_from(row)
+        self.owner = (row.owner, row.epoch)
         for s, before in zip(table.seats, old.seats, strict=True):
             s.conns = before.conns
         if table.rematch is not None and old.rematch is None:  # its bus message was lost
@@ -238,6 +249,9 @@ class Gateway:
         )
         self.replicas: dict[str, Replica] = {}
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        # requests waiting for an owner's answer, by table: woken when a worker says it loaded
+        # the table (its `owner` message), to look at once whether the table changed hands
+        self._owner_news: dict[str, set[asyncio.Future[None]]] = {}
         self._loops: list[asyncio.Task[None]] = []
         self.local_worker: Any = None  # in one process: the worker beside this gateway
 
@@ -305,7 +319,7 @@ class Gateway:
         if row is None or row.status in ("closed", "expired"):
             await self.bus.unsubscribe(table_channel(code), early)
             raise TableError(f"no open table {code!r}", 404, "unknown_table")
-        rep = Replica(self, self.table_from(row))
+        rep = Replica(self, self.table_from(row), (row.owner, row.epoch))
         self.replicas[code] = rep
         await self.bus.subscribe(table_channel(code), self._on_table)
         await self.bus.unsubscribe(table_channel(code), early)
@@ -374,14 +388,28 @@ class Gateway:
 
     # --- asking the owner ------------------------------------------------------------------------
     async def ask(
-        self, code: str, op: str, *, tries: int = ASK_TRIES, wait: float = ASK_TIMEOUT, **args: Any
+        self,
+        code: str,
+        op: str,
+        *,
+        tries: int = ASK_TRIES,
+        wait: float = ASK_TIMEOUT,
+        owner_hint: tuple[str | None, int] | None = None,
+        **args: Any,
     ) -> dict[str, Any]:
         """Send a request to the table's owner and wait for its answer; ask whoever owns the
-        table then again if none comes (`tries` times in all, `wait` seconds each). Raises
-        TableError or IllegalMove as the owner answered."""
+        table then again if none comes (`tries` times in all, `wait` seconds each). The owner is
+        read from the database, but for a first try sent to `owner_hint` (owner, epoch) when
+        there is one: a replica's, saving a move a database round trip (a stale hint costs a
+        `moved` answer, or a wait, and the next try reads it). Raises TableError or IllegalMove
+        as the owner answered."""
         rid = f"{self.id}-{secrets.token_hex(6)}"
         for attempt in range(tries):
-            owner = await self.db.call(self.db.store.owner_of, code)
+            owner: tuple[str | None, int, int, str] | None
+            if attempt == 0 and owner_hint is not None and owner_hint[0] is not None:
+                owner = (owner_hint[0], owner_hint[1], -1, "playing")
+            else:
+                owner = await self.db.call(self.db.store.owner_of, code)
             if owner is None or owner[3] in ("closed", "expired"):
                 raise TableError(f"no open table {code!r}", 404, "unknown_table")
             if owner[0] is None:  # released, not yet adopted: give a worker a moment
@@ -427,13 +455,35 @@ class Gateway:
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
         while (left := end - loop.time()) > 0:
+            # the answer; or, at the latest every OWNER_CHECK, and at once when a worker says it
+            # has loaded the table, a look at who owns it now. Only the database says it changed
+            # hands: the message is a prompt, not the truth
+            news: asyncio.Future[None] = loop.create_future()
+            self._owner_news.setdefault(code, set()).add(news)
             try:
-                return await asyncio.wait_for(asyncio.shield(future), min(left, OWNER_CHECK))
-            except TimeoutError:
-                now = await self.db.call(self.db.store.owner_of, code)
-                if now is None or now[:2] != owner[:2]:
-                    return None
+                await asyncio.wait(
+                    (future, news),
+                    timeout=min(left, OWNER_CHECK),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+            finally:
+                waiting = self._owner_news.get(code)
+                if waiting is not None:
+                    waiting.discard(news)
+                    if not waiting:
+                        del self._owner_news[code]
+            if future.done():
+                return future.result()
+            now = await self.db.call(self.db.store.owner_of, code)
+            if now is None or now[:2] != owner[:2]:
+                return None
         return None
+
+    def owner_heard(self, code: str) -> None:
+        """A worker says it loaded the table: requests waiting on its old owner look again."""
+        for news in self._owner_news.get(code, ()):
+            if not news.done():
+                news.set_result(None)
 
     async def _on_reply(self, channel: str, message: dict[str, Any]) -> None:
         future = self._pending.get(str(message.get("id")))
@@ -533,6 +583,17 @@ class Gateway:
         if client is not None:
             self.clients.seated(client, code.strip().upper(), int(answer["seat"]))
         return answer
+
+    async def move(self, rep: Replica, seat: int, text: str, ply: int | None) -> dict[str, Any]:
+        """A seat's move, played by its table's owner. It always goes with the ply it was chosen
+        at: the client's, or when the client sent none, the replica's here, from which every view
+        this client was sent was made. If the owner dies after storing the move and before
+        answering, the next owner, asked again, finds that ply gone and answers `stale` rather
+        than play the move twice (the same seat may be to play again, and the move legal again,
+        in a game where a card lets its player go again)."""
+        if ply is None:
+            ply = rep.table.ply
+        return await self.ask(rep.code, "move", owner_hint=rep.owner, seat=seat, move=text, ply=ply)
 
     async def hint(self, rep: Replica, seat: int, bot: str = "hint") -> dict[str, Any]:
         """The `hint` message: the move `bot` would make for `seat` from its view, and why."""

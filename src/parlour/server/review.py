@@ -11,27 +11,28 @@ record is shown open only when it is finished.
 pool of spawned processes (off the event loop and its interpreter lock, like the bots' searches in
 `thinking.py`, but a pool of its own, so that a long analysis never keeps a table's bot waiting),
 one decision per job at a time, so progress is known after each, a cancel stops between two, and
-the result equals the terminal's `parlour analyse` with the same seed. At most `analysis_queue`
-analyses wait or run, `analysis_workers` at once; one per client; the budget a decision is the
-server's `analysis_iterations` at most. A finished analysis is cached in the database by the
-record's hash, seat and budget, and its clear decisions are saved as puzzles.
+the result equals the terminal's `parlour analyse` with the same seed. The queue is in the
+database (`analysis_jobs.py`), not in a gateway: any gateway answers a job's progress, result and
+cancel, each gateway's `analysis_workers` runners take jobs from it, and every judged decision is
+kept with its job, so a job whose gateway stopped (or died: its beat goes stale) is taken over by
+another from where it was. At most `analysis_queue` analyses wait or run, one per client; the
+budget a decision is the server's `analysis_iterations` at most. A finished analysis is cached in
+the database by the record's hash, seat and budget, and its clear decisions are saved as puzzles.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
 import multiprocessing
 import secrets
 import time
-from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from parlour.core import GameRng, LoadError, ParlourError, Record, State, info, make
@@ -40,26 +41,25 @@ from parlour.review import (
     Analysis,
     Budget,
     Decision,
-    DecisionPoint,
     Marks,
     Puzzle,
     assemble,
     decision_points,
     find_puzzles,
-    judge_point,
     record_hash,
 )
 from parlour.review.files import GameEntry, default_names, read_games
 from parlour.review.step import private_parts
 
+from . import analysis_jobs as jobs
 from .clients import RateMeter
 from .database import Database
+from .judging import judge_decision
 from .settings import Settings
 from .tables import TableError
 from .wire import web_assets
 
 __all__ = [
-    "Job",
     "Reviews",
     "budget_key",
     "game_steps",
@@ -73,6 +73,8 @@ log = logging.getLogger("parlour.server")
 SEED = 0  # every analysis on the server: the same seed, so a cached one is the one you would get
 PUZZLES_A_GAME = 5
 KEEP_JOBS = 600.0  # seconds a finished job's state stays to be polled (its result stays cached)
+BEAT_EVERY = 2.0  # seconds between a runner's signs of life on its running jobs
+TAKE_EVERY = 1.0  # seconds between looks at the queue for jobs asked through other gateways
 
 
 # --- steps ----------------------------------------------------------------------------------------
@@ -253,73 +255,61 @@ def budget_key(budget: Budget) -> str:
     return f"i{budget.iterations}v{budget.min_visits}s{SEED}"
 
 
-@dataclass
-class Job:
-    """One analysis asked for: a stored game's (`game_id`) or an uploaded record's."""
-
-    id: str
-    client: str
-    record: Record
-    seat: int
-    budget: Budget
-    game_id: int | None
-    key: tuple[str, int, str]  # what it is of: the record's hash, the seat, the budget
-    status: str = "queued"  # queued | running | done | failed | cancelled
-    done: int = 0
-    total: int | None = None
-    error: str | None = None
-    analysis: dict[str, Any] | None = None
-    puzzles: list[dict[str, Any]] = field(default_factory=list)
-    cancel: bool = False
-    ended_at: float | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.status in ("queued", "running")
-
-
 class Reviews:
-    """The analysis queue, its process pool and the per-client rule (see the module doc)."""
+    """A gateway's part of the analysis queue (see the module doc): asking, polling and
+    cancelling read and write the job's row, so any gateway answers for any job; this gateway's
+    runners take queued jobs (and jobs of runners gone silent) from the database in turn."""
 
-    def __init__(self, db: Database, settings: Settings) -> None:
+    def __init__(self, db: Database, settings: Settings, runner: str | None = None) -> None:
         self.db = db
         self.settings = settings
-        self.jobs: dict[str, Job] = {}
-        self.waiting: deque[str] = deque()
-        self.by_client: dict[str, str] = {}
+        self.runner = runner or f"review-{secrets.token_hex(4)}"
         per_minute = settings.uploads_per_minute
         self.uploads = RateMeter(per_minute, max(1, int(per_minute)))
         self._wake = asyncio.Event()
-        self._runners: list[asyncio.Task[None]] = []
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._loops: list[asyncio.Task[None]] = []
         self._pool: ProcessPoolExecutor | None = None
 
     # --- life ------------------------------------------------------------------------------------
     def start(self) -> None:
-        self._runners = [
-            asyncio.ensure_future(self._runner()) for _ in range(self.settings.analysis_workers)
+        self._loops = [
+            asyncio.ensure_future(self._taking()),
+            asyncio.ensure_future(self._every(BEAT_EVERY, self._beat)),
+            asyncio.ensure_future(self._every(self.settings.sweep_interval, self._sweep)),
         ]
-        self._runners.append(asyncio.ensure_future(self._sweeper()))
 
-    async def _sweeper(self) -> None:
+    async def _every(self, seconds: float, job: Any) -> None:
         while True:
-            await asyncio.sleep(self.settings.sweep_interval)
+            await asyncio.sleep(seconds)
             try:
-                await self.prune()
-                self._forget_old()
+                await job()
             except Exception:
-                log.exception("review: pruning old analyses failed")
+                log.exception("review: %s failed", getattr(job, "__name__", job))
+
+    async def _beat(self) -> None:
+        if self._running:
+            await self.db.call(jobs.beat, self.db.store, self.runner, time.time())
+
+    async def _sweep(self) -> None:
+        await self.prune()
+        await self.db.call(jobs.prune, self.db.store, time.time() - KEEP_JOBS)
 
     async def stop(self) -> None:
-        for job in self.jobs.values():
-            job.cancel = True
-        for task in self._runners:
+        """Stop judging; the jobs under way here go back to the queue where they were, for
+        another gateway (or this one, started again) to go on with."""
+        tasks = [*self._loops, *self._running.values()]
+        for task in tasks:
             task.cancel()
-        for task in self._runners:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self._running.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        with contextlib.suppress(Exception):  # a database gone: its beat goes stale instead
+            await self.db.call(jobs.release, self.db.store, self.runner)
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -374,33 +364,34 @@ class Reviews:
                 "puzzles": puzzles,
                 "error": None,
             }
-        self._forget_old()
-        key = (record_hash(record), seat, budget_key(budget))
-        for other in self.jobs.values():  # the same analysis under way: no second one
-            if other.active and other.key == key:
-                return self.state(other)
-        mine = self.by_client.get(client)
-        if mine is not None and self.jobs[mine].active:
-            raise TableError(
-                "you have an analysis under way already: wait for it to finish, or cancel it",
-                429,
-                "analysis_busy",
-            )
-        if sum(j.active for j in self.jobs.values()) >= self.settings.analysis_queue:
-            raise TableError(
-                "the server is analysing as many games as it may: try again in a while", 503, "busy"
-            )
-        job = Job(secrets.token_urlsafe(9), client, record, seat, budget, game_id, key)
-        self.jobs[job.id] = job
-        self.by_client[client] = job.id
-        self.waiting.append(job.id)
-        self._wake.set()
-        return self.state(job)
+        new = jobs.NewJob(
+            id=secrets.token_urlsafe(9),
+            client=client,
+            record=record.to_json(),
+            record_hash=record_hash(record),
+            seat=seat,
+            budget=budget.to_dict(),
+            budget_key=budget_key(budget),
+            game_id=game_id,
+        )
+        most = self.settings.analysis_queue
+        job, made = await self.db.call(jobs.submit, self.db.store, new, most, time.time())
+        if made:
+            self._wake.set()
+        return await self.state(job.id)
 
-    def state(self, job: Job) -> dict[str, Any]:
-        ahead = None
-        if job.status == "queued":
-            ahead = list(self.waiting).index(job.id) if job.id in self.waiting else 0
+    async def state(self, job_id: str) -> dict[str, Any]:
+        """A job's state as the API answers it, read from the database (any gateway's job)."""
+        found = await self.db.call(jobs.job_state, self.db.store, job_id)
+        if found is None:
+            raise TableError(f"no analysis {job_id!r} (finished ones are cached)", 404, "unknown")
+        job, ahead = found
+        analysis = None
+        if job.status == "done":
+            text = await self.db.call(
+                self.db.store.load_analysis, job.record_hash, job.seat, job.budget_key
+            )
+            analysis = None if text is None else json.loads(text)
         return {
             "job": job.id,
             "status": job.status,
@@ -409,84 +400,117 @@ class Reviews:
             "total": job.total,
             "queued_ahead": ahead,
             "seat": job.seat,
-            "budget": job.budget.to_dict(),
-            "analysis": job.analysis,
+            "budget": job.budget,
+            "analysis": analysis,
             "puzzles": job.puzzles,
             "error": job.error,
         }
 
-    def get(self, job_id: str) -> Job:
-        job = self.jobs.get(job_id)
+    async def cancel(self, job_id: str, client: str) -> dict[str, Any]:
+        job = await self.db.call(jobs.cancel, self.db.store, job_id, client, time.time())
         if job is None:
             raise TableError(f"no analysis {job_id!r} (finished ones are cached)", 404, "unknown")
-        return job
-
-    def cancel(self, job_id: str, client: str) -> dict[str, Any]:
-        job = self.get(job_id)
-        if job.client != client:
-            raise TableError("only who asked for an analysis may cancel it", 403, "not_yours")
-        if job.active:
-            job.cancel = True
-            if job.status == "queued":
-                self._end(job, "cancelled")
-        return self.state(job)
-
-    def _forget_old(self) -> None:
-        now = time.monotonic()
-        for jid, job in list(self.jobs.items()):
-            if job.ended_at is not None and now - job.ended_at > KEEP_JOBS:
-                del self.jobs[jid]
-                if self.by_client.get(job.client) == jid:
-                    del self.by_client[job.client]
-
-    def _end(self, job: Job, status: str, error: str | None = None) -> None:
-        job.status, job.error, job.ended_at = status, error, time.monotonic()
-        if job.id in self.waiting:
-            self.waiting.remove(job.id)
+        return await self.state(job_id)
 
     # --- running ---------------------------------------------------------------------------------
-    async def _runner(self) -> None:
+    async def _taking(self) -> None:
+        """Take jobs from the queue while this gateway has a runner free: at once when one is
+        queued here, else every `TAKE_EVERY` seconds (jobs queued through other gateways, and
+        jobs whose runner stopped beating)."""
         while True:
-            while not self.waiting:
-                self._wake.clear()
-                await self._wake.wait()
-            job = self.jobs.get(self.waiting.popleft())
-            if job is None or job.status != "queued":
-                continue
-            try:
-                await self._run(job)
-            except asyncio.CancelledError:
-                self._end(job, "cancelled", "the server stopped")
-                raise
-            except Exception as exc:
-                log.exception("analysis %s failed", job.id)
-                self._end(job, "failed", f"the analysis failed: {exc}")
-                if isinstance(exc, BrokenProcessPool):  # a worker died: the next job, a new pool
-                    self._pool = None
+            self._wake.clear()
+            if len(self._running) < self.settings.analysis_workers:
+                try:
+                    now = time.time()
+                    got = await self.db.call(
+                        jobs.claim,
+                        self.db.store,
+                        self.runner,
+                        now,
+                        now - self.settings.analysis_takeover,
+                    )
+                except Exception:
+                    log.exception("review: taking a job from the queue failed")
+                    got = None
+                if got is not None:
+                    job, judged = got
+                    task = asyncio.ensure_future(self._run(job, judged))
+                    self._running[job.id] = task
+                    task.add_done_callback(functools.partial(self._ran, job.id))
+                    continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), TAKE_EVERY)
 
-    async def _run(self, job: Job) -> None:
-        job.status = "running"
-        rec = job.record
+    def _ran(self, job_id: str, _: asyncio.Task[None]) -> None:
+        self._running.pop(job_id, None)
+        self._wake.set()  # a runner is free: the next job
+
+    async def _run(self, job: jobs.JobRow, judged_before: list[str]) -> None:
+        try:
+            await self._judge(job, judged_before)
+        except asyncio.CancelledError:
+            raise  # the gateway stops: `stop` puts the job back in the queue
+        except Exception as exc:
+            log.exception("analysis %s failed", job.id)
+            if isinstance(exc, BrokenProcessPool):  # a worker died: the next job, a new pool
+                self._pool = None
+            with contextlib.suppress(Exception):
+                await self._end(job, "failed", f"the analysis failed: {exc}")
+
+    async def _end(
+        self,
+        job: jobs.JobRow,
+        status: str,
+        error: str | None = None,
+        puzzles: list[dict[str, Any]] | None = None,
+    ) -> None:
+        await self.db.call(
+            jobs.finish, self.db.store, job.id, self.runner, status, time.time(), error, puzzles
+        )
+
+    async def _judge(self, job: jobs.JobRow, judged_before: list[str]) -> None:
+        """Judge the job's decisions from the first one not judged yet, keeping each as it is
+        judged; stop between two when it is cancelled or no longer this runner's."""
+        store, me = self.db.store, self.runner
+        rec = Record.from_json(job.record)
         _, points, forced, end = await asyncio.to_thread(decision_points, rec, job.seat)
-        job.total = len(points)
-        text = rec.to_json()
-        budget = job.budget.to_dict()
+        said = await self.db.call(jobs.set_total, store, job.id, me, len(points), time.time())
+        judged = [Decision.from_dict(json.loads(x)) for x in judged_before]
+        seconds = job.seconds
         loop = asyncio.get_running_loop()
-        judged: list[Decision] = []
-        start = time.perf_counter()
-        for i in range(len(points)):
-            if job.cancel:
-                self._end(job, "cancelled")
-                return
+        while said == "go" and len(judged) < len(points):
+            start = time.perf_counter()
             data = await loop.run_in_executor(
-                self._executor(), _judge_one, text, job.seat, i, budget, SEED
+                self._executor(),
+                judge_decision,
+                job.record,
+                job.seat,
+                len(judged),
+                job.budget,
+                SEED,
+            )
+            took = time.perf_counter() - start
+            said = await self.db.call(
+                jobs.record_decision,
+                store,
+                job.id,
+                me,
+                len(judged),
+                json.dumps(data),
+                took,
+                time.time(),
             )
             judged.append(Decision.from_dict(data))
-            job.done = i + 1
+            seconds += took
+        if said == "cancel":
+            await self._end(job, "cancelled")
+        if said != "go":
+            return  # cancelled, or taken over by another runner: nothing more of it here
+        budget = Budget.from_dict(job.budget)
         analysis = assemble(
             rec,
             job.seat,
-            job.budget,
+            budget,
             Marks(),
             SEED,
             judged,
@@ -494,20 +518,19 @@ class Reviews:
             forced=forced,
             end=end,
             complete=True,
-            seconds=time.perf_counter() - start,
+            seconds=seconds,
         )
         data = analysis.to_dict()
         await self.db.call(
-            self.db.store.save_analysis,
+            store.save_analysis,
             analysis.record["hash"],
             job.seat,
-            budget_key(job.budget),
+            job.budget_key,
             job.game_id,
             json.dumps(data),
         )
-        job.puzzles = await self._save_puzzles(analysis, rec)
-        job.analysis = data
-        self._end(job, "done")
+        puzzles = await self._save_puzzles(analysis, rec)
+        await self._end(job, "done", puzzles=puzzles)
 
     async def _save_puzzles(self, analysis: Analysis, record: Record) -> list[dict[str, Any]]:
         """The analysis's clearest decisions as puzzles, saved to be shared by their links."""
@@ -526,24 +549,6 @@ class Reviews:
     async def prune(self) -> int:
         before = time.time() - self.settings.retention_days * 86400
         return await self.db.call(self.db.store.prune_uploaded_analyses, before)
-
-
-@lru_cache(maxsize=8)
-def _points(text: str, seat: int) -> tuple[Any, list[DecisionPoint]]:
-    game, points, _, _ = decision_points(Record.from_json(text), seat)
-    return game, points
-
-
-def _judge_one(
-    text: str, seat: int, index: int, budget: dict[str, Any], seed: int
-) -> dict[str, Any]:
-    """In a pool process: decision `index` of `seat` in the record `text`, judged as `analyse`
-    judges it (the game is replayed once per record and kept for its next decisions)."""
-    game, points = _points(text, seat)
-    decision = judge_point(
-        game, points[index], budget=Budget.from_dict(budget), marks=Marks(), seed=seed
-    )
-    return decision.to_dict()
 
 
 def stored_entry(row: dict[str, Any]) -> GameEntry:

@@ -28,6 +28,8 @@ from sqlalchemy import (
 __all__ = [
     "accounts",
     "analyses",
+    "analysis_decisions",
+    "analysis_jobs",
     "games",
     "metadata",
     "moves",
@@ -163,6 +165,48 @@ analyses = Table(
     Column("created_at", Float, nullable=False),
     Column("analysis", Text, nullable=False),
     UniqueConstraint("record_hash", "seat", "budget", name="uq_analysis"),
+)
+
+# Analyses asked for and not yet ended, and ended ones for a while (server/analysis_jobs.py): the
+# queue lives here, not in a gateway's memory, so that any gateway answers a job's progress and any
+# gateway's runners may take it — a job whose runner stops beating is taken over where it was.
+# `active_key` (the record's hash, seat and budget) and `active_client` are set while the job is
+# queued or running and NULL once it ended: unique, so one analysis of a thing is under way at a
+# time, and one per client, however many gateways are asked at once.
+analysis_jobs = Table(
+    "parlour_analysis_jobs",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("client", String(64), nullable=False),
+    Column("record", Text, nullable=False),  # the record judged, as JSON
+    Column("record_hash", String(80), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("budget", Text, nullable=False),  # Budget.to_dict() as JSON
+    Column("budget_key", String(64), nullable=False),
+    Column("game_id", Integer),
+    Column("status", String(16), nullable=False, index=True),  # queued running done failed …
+    Column("queued_at", Float, nullable=False),
+    Column("runner", String(64)),  # the gateway judging it
+    Column("beat_at", Float),  # when its runner last said it is at it
+    Column("cancel", Boolean, nullable=False, default=False),
+    Column("total", Integer),
+    Column("done", Integer, nullable=False, default=0),
+    Column("seconds", Float, nullable=False, default=0.0),  # spent judging, every runner's
+    Column("puzzles", Text),  # the puzzles saved from it, as JSON, once done
+    Column("error", Text),
+    Column("ended_at", Float, index=True),
+    Column("active_key", String(160), unique=True),
+    Column("active_client", String(64), unique=True),
+)
+
+# The decisions an analysis job has judged so far, one row each: a runner that takes the job over
+# goes on from the next one.
+analysis_decisions = Table(
+    "parlour_analysis_decisions",
+    metadata,
+    Column("job_id", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("decision", Text, nullable=False),
 )
 
 # Puzzles found by analyses or uploaded: shareable by their id (a hash of their JSON).

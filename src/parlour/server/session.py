@@ -203,7 +203,7 @@ async def _handle(
             raise TableError('a move message needs "move": the move text', 400, "malformed")
         if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
             raise TableError('"ply" must be a whole number', 400, "malformed")
-        await gateway.ask(rep.code, "move", seat=conn.seat, move=text, ply=ply)
+        await gateway.move(rep, conn.seat, text, ply)
     elif kind in ("next", "close"):
         if not conn.is_host:
             raise TableError(f"only the host may {kind} the table's game", 403, "not_host")

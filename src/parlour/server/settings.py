@@ -63,8 +63,13 @@ class Settings:
     bot_workers: int | None = None  # processes for searching bots (default: cores - 1, at least 1)
     # --- game review (docs/protocol.md, "Game review")
     analysis_iterations: int = 1000  # search iterations a decision: the default and the most
-    analysis_workers: int = 1  # processes judging decisions (one decision each at a time)
-    analysis_queue: int = 20  # analyses waiting or running at once; one per client
+    analysis_workers: int = 1  # processes judging decisions, per gateway (one decision each)
+    # analyses waiting or running at once, and one per client: in the whole cluster (the queue
+    # is in the database, server/analysis_jobs.py)
+    analysis_queue: int = 20
+    # a running analysis whose gateway has not been heard from for this long (it died, or stalls)
+    # is taken over by another gateway, from the next decision not judged yet
+    analysis_takeover: float = 15.0
     max_upload: int = 512 * 1024  # bytes in an uploaded record or puzzle file
     max_review_moves: int = 5000  # moves in a record the review replays
     uploads_per_minute: float = 20.0  # uploaded records and puzzles per client

@@ -17,6 +17,7 @@ import os
 import secrets as secrets_module
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -24,6 +25,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     Engine,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -112,23 +114,47 @@ class MoveRow:
     deadline: float | None = None
 
 
+@lru_cache(maxsize=32)
+def _advancing(columns: tuple[str, ...]) -> Any:
+    """The fence's compare-and-set as one statement per set of other columns written with it,
+    built once: building and keying the statement again for every move was half the CPU of
+    storing one (0.9 ms of the worker's on PostgreSQL, 0.5 ms without)."""
+    return (
+        update(tables)
+        .where(
+            tables.c.code == bindparam("f_code"),
+            tables.c.owner == bindparam("f_owner"),
+            tables.c.epoch == bindparam("f_epoch"),
+            tables.c.seq == bindparam("f_seq"),
+        )
+        .values(
+            seq=bindparam("f_next"),
+            last_active=bindparam("f_now"),
+            **{c: bindparam(f"v_{c}") for c in columns},
+        )
+    )
+
+
 def _advance(conn: Any, fence: Fence, status: str | None = None, **values: Any) -> Fence:
     """The compare-and-set every write of a table starts with (and its new status, if any)."""
     if status is not None:
         values["status"] = status
-    res = conn.execute(
-        update(tables)
-        .where(
-            tables.c.code == fence.code,
-            tables.c.owner == fence.owner,
-            tables.c.epoch == fence.epoch,
-            tables.c.seq == fence.seq,
-        )
-        .values(seq=fence.seq + 1, last_active=time.time(), **values)
+    params = {f"v_{c}": v for c, v in values.items()}
+    params.update(
+        f_code=fence.code,
+        f_owner=fence.owner,
+        f_epoch=fence.epoch,
+        f_seq=fence.seq,
+        f_next=fence.seq + 1,
+        f_now=time.time(),
     )
+    res = conn.execute(_advancing(tuple(sorted(values))), params)
     if res.rowcount != 1:
         raise Fenced(f"table {fence.code}: not owned at epoch {fence.epoch}, change {fence.seq}")
     return fence.next()
+
+
+_INSERT_MOVES = insert(moves)
 
 
 def _insert_table(conn: Any, row: TableRow, owner: str | None) -> None:
@@ -563,7 +589,7 @@ class Store:
             for r in rows:
                 out.append(_advance(conn, r.fence, clock_deadline=r.deadline))
             conn.execute(
-                insert(moves),
+                _INSERT_MOVES,
                 [{"game_id": r.game_id, "ply": r.ply, "text": r.text, "at": now} for r in rows],
             )
         return out

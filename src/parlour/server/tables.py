@@ -411,15 +411,19 @@ class Table:
 
     # --- moving --------------------------------------------------------------------------------
     def check_move(self, seat: int, move: Move | str, ply: int | None) -> Move:
-        """The legal move a seat's message names, or TableError/IllegalMove saying why not."""
-        self._check_playing()
-        if ply is not None and ply != self.ply:
+        """The legal move a seat's message names, or TableError/IllegalMove saying why not. A
+        move for a ply the game has passed is `stale` even when the game is over since: the
+        move that came first ended it (two tabs racing the last move)."""
+        if self.status == "closed":
+            raise TableError("the table is closed", 409, "closed")
+        if ply is not None and self.state is not None and ply != self.ply:
             raise TableError(
                 f"stale: the move was for ply {ply} but the game is at ply {self.ply} "
                 "(another move came first): here is the table as it is",
                 409,
                 "stale",
             )
+        self._check_playing()
         if self.seat_to_play() != seat:
             raise TableError(
                 f"not your turn: seat {self.seat_to_play()} is to play", 409, "not_your_turn"

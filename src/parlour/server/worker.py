@@ -25,7 +25,7 @@ import secrets
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -47,6 +47,9 @@ log = logging.getLogger("parlour.server")
 
 HEARTBEAT = 1.0  # seconds between heartbeats
 DEAD_AFTER = 3.0  # a worker not heard from for this long is dead; its tables are adopted
+ADOPT_MARGIN = 0.05  # seconds past a peer's deadline before an adopting round looks again
+ADOPT_SOON = 0.05  # the shortest wait between adopting rounds
+ADOPT_AGAIN = 0.25  # the wait after a round that left orphans to its peers (or lost a race)
 PRESENCE_TTL = 60.0  # a gateway's report of who is connected lasts this long unless repeated
 
 
@@ -520,9 +523,13 @@ class TableWorker:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
         self._replies: OrderedDict[str, dict[str, Any]] = OrderedDict()  # request id -> answer
-        # tables being loaded: an `adopt` message and the heartbeat's round can both find a new
-        # table at once, and a second copy would fence the first out of its own table
-        self._loading: set[str] = set()
+        # requests being answered, by id: the same request sent again meanwhile (its gateway
+        # heard nothing in time) waits for the same answer instead of being played again
+        self._answering: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        # tables being loaded, and the end of their load: an `adopt` message and the heartbeat's
+        # round can both find a new table at once, and a second copy would fence the first out of
+        # its own table; a request for a table being loaded waits for the load, however long
+        self._loading: dict[str, asyncio.Event] = {}
         self.director = TournamentDirector(self)  # moves running tournaments on
 
     def keep(self, task: asyncio.Task[Any]) -> None:
@@ -534,8 +541,11 @@ class TableWorker:
         await self.db.call(self.db.store.register_worker, self.id)
         await self.bus.subscribe(f"worker:{self.id}", self._on_request)
         await self.adopt_round()
+        # the heartbeat has a loop of its own: an adopting round that loads a long table (or
+        # many) must not keep this worker from saying it is alive, or its peers adopt its tables
         self._loops = [
             asyncio.ensure_future(self._every(HEARTBEAT, self._beat)),
+            asyncio.ensure_future(self._adopting()),
             asyncio.ensure_future(self._every(self.settings.sweep_interval, self.sweep)),
         ]
         await self.director.start()
@@ -550,8 +560,20 @@ class TableWorker:
 
     async def _beat(self) -> None:
         await self.db.call(self.db.store.heartbeat, self.id, len(self.tables), self.draining)
-        if not self.draining:
-            await self.adopt_round()
+
+    async def _adopting(self) -> None:
+        """Adopting rounds, at most HEARTBEAT apart, and one just as a live peer's last
+        heartbeat grows DEAD_AFTER old: a dead worker's tables are taken the moment it counts as
+        dead, not up to a round later (with rounds a fixed second apart, and each round's own
+        time added to the second on a loaded machine, failover took 3-4 s, once 5.5 s)."""
+        while True:
+            wait = HEARTBEAT
+            try:
+                if not self.draining:
+                    wait = await self.adopt_round()
+            except Exception:  # a database hiccup must not stop the next round
+                log.exception("worker %s: adopting failed", self.id)
+            await asyncio.sleep(min(HEARTBEAT, max(ADOPT_SOON, wait)))
 
     async def stop(self) -> None:
         await self.director.stop()
@@ -595,28 +617,55 @@ class TableWorker:
         return handed
 
     # --- owning ----------------------------------------------------------------------------------
-    async def adopt_round(self) -> None:
+    async def adopt_round(self) -> float:
         """Adopt this worker's share of the open tables with no live owner (new tables assigned
-        to it that it has not loaded yet, tables of dead workers, released tables)."""
+        to it that it has not loaded yet, tables of dead workers, released tables). Returns the
+        seconds until the next live peer would count as dead if it said nothing more."""
         store = self.db.store
-        since = time.time() - DEAD_AFTER
-        live = await self.db.call(store.live_workers, since)
+        now = time.time()
+        live = await self.db.call(store.live_workers, now - DEAD_AFTER)
         alive = [w["id"] for w in live]
+        soonest = min(
+            (w["heartbeat_at"] + DEAD_AFTER for w in live if w["id"] != self.id),
+            default=now + HEARTBEAT,
+        )
         mine = await self.db.call(store.owned_by, self.id)
-        for code, epoch in mine.items():
-            if code not in self.tables:
-                await self._load(code, Fence(code, self.id, epoch, -1))
+        # tables are loaded side by side: each load's database reads and bus round trips overlap
+        # the others' (one after another, a dozen tables took a loaded machine seconds)
+        await self._all(
+            self._load(code, Fence(code, self.id, epoch, -1))
+            for code, epoch in mine.items()
+            if code not in self.tables
+        )
         orphans = await self.db.call(store.orphans, alive, 1000)
-        if not orphans:
-            return
-        takers = max(1, sum(1 for w in live if not w["draining"]))
-        share = math.ceil(len(orphans) / takers)
-        # the least loaded live workers take theirs first; the rest is left for the next round
-        for code, owner, epoch in orphans[:share]:
-            fence = await self.db.call(store.claim, code, self.id, owner, epoch)
-            if fence is not None:
-                credit = await self._outage(owner)
-                await self._load(code, fence, credit)
+        wait = soonest + ADOPT_MARGIN - time.time()  # past the moment: a heartbeat may be late
+        if orphans:
+            # the live workers look at the same moment (each at the peer's deadline): each takes
+            # the slice of its place among them (the least loaded first), so that they do not
+            # all race for the first tables; what is left or lost in a race is looked at again
+            # soon after
+            takers = [w["id"] for w in live if not w["draining"]]
+            share = math.ceil(len(orphans) / max(1, len(takers)))
+            place = takers.index(self.id) if self.id in takers else 0
+            taken = orphans[place * share : (place + 1) * share] or orphans[:share]
+            credits = {owner: await self._outage(owner) for owner in {o for _, o, _ in taken}}
+            await self._all(
+                self._take(code, owner, epoch, credits[owner]) for code, owner, epoch in taken
+            )
+            if len(taken) < len(orphans):
+                wait = min(wait, ADOPT_AGAIN)
+        return wait
+
+    async def _take(self, code: str, owner: str | None, epoch: int, credit: float) -> None:
+        fence = await self.db.call(self.db.store.claim, code, self.id, owner, epoch)
+        if fence is not None:
+            await self._load(code, fence, credit)
+
+    async def _all(self, loads: Iterable[Awaitable[Any]]) -> None:
+        """Run loads side by side; one that fails is logged and does not stop the others."""
+        for failed in await asyncio.gather(*loads, return_exceptions=True):
+            if isinstance(failed, BaseException):
+                log.error("worker %s: a table could not be adopted", self.id, exc_info=failed)
 
     async def _outage(self, owner: str | None) -> float:
         """How long the dead owner was gone, to give back to a player's move clock."""
@@ -636,11 +685,12 @@ class TableWorker:
     async def _load(self, code: str, fence: Fence, credit: float = 0.0) -> OwnedTable | None:
         if code in self.tables or code in self._loading:
             return self.tables.get(code)  # loaded, or being loaded: once is enough
-        self._loading.add(code)
+        loaded = self._loading[code] = asyncio.Event()
         try:
             return await self._load_once(code, credit)
         finally:
-            self._loading.discard(code)
+            del self._loading[code]
+            loaded.set()
 
     async def _load_once(self, code: str, credit: float) -> OwnedTable | None:
         row: TableRow | None = await self.db.call(self.db.store.load_table, code)
@@ -662,7 +712,7 @@ class TableWorker:
                     await owned._write(self.db.store.finish_game, game_id, result, status)
             except TableError:
                 log.error("table %s: the result of game %s could not be stored", code, game_id)
-        await owned.publish("owner", owner=self.id)
+        await owned.publish("owner", owner=self.id, epoch=owned.fence.epoch)
         await owned.resume(credit)
         return owned
 
@@ -707,6 +757,19 @@ class TableWorker:
             owned.chat.add(message["line"])
 
     async def _on_request(self, channel: str, message: dict[str, Any]) -> None:
+        """A message on this worker's channel, answered in a task of its own: the channel's
+        messages are handed over one at a time, and a request that waits (for a commit, a table's
+        lock, a table being loaded) must hold up no other table's. Requests to one table keep
+        their order at its lock."""
+        self.keep(asyncio.ensure_future(self._serve(message)))
+
+    async def _serve(self, message: dict[str, Any]) -> None:
+        try:
+            await self._serve_once(message)
+        except Exception:  # one bad request must not go unsaid in the log
+            log.exception("worker %s: a request failed: %r", self.id, message.get("op"))
+
+    async def _serve_once(self, message: dict[str, Any]) -> None:
         op = message.get("op")
         code = str(message.get("table", ""))
         if op == "adopt":
@@ -714,12 +777,22 @@ class TableWorker:
             return
         rid = str(message.get("id", ""))
         reply_to = message.get("reply")
-        if (
-            rid and rid in self._replies
-        ):  # a request sent again (its answer was lost): the same answer
+        if rid and rid in self._replies:  # a request sent again (its answer was lost)
             answer = self._replies[rid]
+        elif rid and rid in self._answering:  # sent again while it is being answered
+            answer = await asyncio.shield(self._answering[rid])
         else:
-            answer = await self._answer(op, code, message.get("args") or {})
+            pending = asyncio.get_running_loop().create_future()
+            if rid:
+                self._answering[rid] = pending
+            try:
+                answer = await self._answer(op, code, message.get("args") or {})
+            except BaseException:
+                pending.cancel()  # whoever waits for the same answer gives up too
+                raise
+            finally:
+                self._answering.pop(rid, None)
+            pending.set_result(answer)
             if rid:
                 self._replies[rid] = answer
                 while len(self._replies) > 5000:
@@ -734,10 +807,9 @@ class TableWorker:
             # for the load already under way (its first game dealt, its bots woken), rather
             # than answer `moved` to a table we own or answer for a table half loaded
             await self.adopt(code)
-            for _ in range(50):
-                if code not in self._loading:
-                    break
-                await asyncio.sleep(0.1)
+            loading = self._loading.get(code)
+            if loading is not None:
+                await loading.wait()
         owned = self.tables.get(code)
         if owned is None:
             return _error(TableError(f"table {code} is not here", 503, "moved"))

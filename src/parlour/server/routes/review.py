@@ -160,15 +160,14 @@ async def start_analysis(
 
 @router.get("/api/review/analyses/{job}", summary="An analysis's progress", responses=ERRORS)
 async def analysis_state(request: Request, job: Annotated[str, Path(max_length=32)]) -> Any:
-    reviews = get_reviews(request)
-    return reviews.state(reviews.get(job))
+    return await get_reviews(request).state(job)
 
 
 @router.delete("/api/review/analyses/{job}", summary="Cancel your analysis", responses=ERRORS)
 async def cancel_analysis(
     request: Request, job: Annotated[str, Path(max_length=32)], client: ClientDep
 ) -> Any:
-    return get_reviews(request).cancel(job, client)
+    return await get_reviews(request).cancel(job, client)
 
 
 # --- puzzles --------------------------------------------------------------------------------------
