@@ -21,6 +21,10 @@ OTHER_RULES: list[dict[str, Any]] = [
     {"rules": "nigerian", "pick_reverses": True},
     {"rules": "english", "straights": "off", "double_decking": "number"},
     {"rules": "storey-1935", "empty_pack": "shuffle", "may_draw_instead": False},
+    # the written-out pick, WHOT and draw paths under the options they read
+    {"rules": "nigerian", "whot_answers_pick": True, "whot_powers": ("reverse", "skip")},
+    {"rules": "nigerian", "empty_pack": "turn-over"},
+    {"rules": "nigerian", "star_doubling": True, "whot_on_whot": False},
 ]
 
 
