@@ -227,9 +227,12 @@ class WhotGame(Game[WhotRules, "WhotState"]):
         }
         self.kinds = kinds
         self.follow_moves = _follow_moves(self.follows, ko)
-        # Each card's power (None: none), by the card, and the events of every move the hot path
-        # plays.
-        self.card_power: list[str | None] = [self.power_of.get(c >> 3) for c in range(_CARD_SLOTS)]
+        # Each card's symbol, number and power (None: none), by the card (`c & 7` and `c >> 3` are
+        # not specialised by CPython 3.11: a generic call each), and the events of every move the
+        # hot path plays.
+        self.card_info: list[tuple[int, int, str | None]] = [
+            (c & 7, c >> 3, self.power_of.get(c >> 3)) for c in range(_CARD_SLOTS)
+        ]
         for m in (*PLAIN.values(), *self.whot_moves):
             _played(0, m)
         self.pick_stacking = rules.pick_stacking
@@ -715,16 +718,16 @@ class WhotState(State):
                         else:
                             self.current = (p + self.direction) % self.n
                         return m
-                    sym = self.call_sym = c & 7
-                    self.call_num = c >> 3
+                    sym, num, power = g.card_info[c]
+                    self.call_sym = sym
+                    self.call_num = num
                     if self.lacks >> (5 * p + sym) & 1:  # it holds the symbol after all
                         self.lacks ^= 1 << (5 * p + sym)
-                    power = g.card_power[c]
                     if power is None:
                         self.current = (p + self.direction) % self.n
                     elif power in PICK_AMOUNT:  # seed 002: the next player picks, or answers
                         self.pending_pick += PICK_AMOUNT[power]
-                        self.pick_num = c >> 3
+                        self.pick_num = num
                         self.current = (p + self.direction) % self.n
                     elif power == "hold_on":  # seed 002: "can play again"
                         self.current = p
