@@ -747,8 +747,14 @@ class WhotState(State):
                         # `_draw` without the refill, the end of the market and the blocked game.
                         self.events.append(_DREW[p])
                         call = self.call_sym
-                        if call >= 0 and not self.lacks >> (5 * p + call) & 1:
-                            self._note_lack(1 << (5 * p + call))
+                        if call >= 0:
+                            lacks = self.lacks
+                            bit = 1 << (5 * p + call)
+                            if not lacks & bit:
+                                if lacks >> 5 * self.n:  # (a position's mark: `_note_lack`)
+                                    self._note_lack(bit)
+                                else:
+                                    self.lacks = lacks | bit
                         self.pick_num = -1
                         c = pack.pop()
                         self.hands[p].append(c)
