@@ -20,6 +20,7 @@ from typing import Any
 from parlour.bots.base import Bot
 from parlour.core import Move, State
 
+from .books import BooksState
 from .deck import Card, parse_card
 from .notation import THANK, Ask, Play, Prefer
 from .tricks import trick_winner
@@ -97,9 +98,12 @@ class BooksGreedyBot(Bot):
 # --- help for search bots (ISMCTS playouts on sampled full states) ------------------------------
 def books_playout(state: State, rng: random.Random) -> Move:
     """Random calls, but never forgetting "Thank you": uniformly random play forgets it nearly every
-    time and runs to thousands of moves; this keeps a playout to a few hundred."""
+    time and runs to thousands of moves; this keeps a playout to a few hundred. (The call is
+    `rng.choice(state.legal_moves())`, drawn without listing every call: `random_call`.)"""
     if getattr(state, "pending", None) is not None:
         return THANK
+    if isinstance(state, BooksState):
+        return state.random_call(rng)
     return rng.choice(state.legal_moves())
 
 
