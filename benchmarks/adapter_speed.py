@@ -15,25 +15,35 @@ count less):
 * openspiel   — `state.legal_actions()`, a random choice, `state.apply_action(a)`.
 
 Every column's agent is the same cheap uniform choice: `random.Random(seed).choice` among the
-legal moves (engine, view+enc, observer), among `mask.nonzero()[0]` (pettingzoo, gymnasium), or
-among the legal actions (openspiel) — its cost is part of each step. Each cell's time is split into
-rounds taken in turn with every other cell, so a change in the machine's load falls on all alike;
-each round's figure is divided by the engine's figure of the same game in the same round, and the
-table prints the min/median/max of the figures and of those ratios. The target of issue 21 is
-pettingzoo and gymnasium at ≥ 25% of the engine.
+legal moves (engine, view+enc, observer), among the mask's legal ids (pettingzoo, gymnasium), or
+among the legal actions (openspiel) — its cost is part of each step. The mask is read as booleans,
+`mask.view(np.bool_).nonzero()[0]`, as a masked agent converts it: NumPy finds the nonzero
+entries of an int8 array one element at a time, 86 µs for Sorry!'s 43,140 ids against 6 µs for
+booleans, which alone would hold Sorry! under 10% (`--agent int8` measures it that way).
+
+Each cell's time is split into rounds taken in turn with every other cell, so a change in the
+machine's load falls on all alike; each round's figure is divided by the engine's figure of the
+same game in the same round, and the table prints the min/median/max of the figures and of those
+ratios. The target of issue 21 is pettingzoo and gymnasium at ≥ 25% of the engine.
 
     python benchmarks/adapter_speed.py                 # 3 rounds of 1 s per cell
     python benchmarks/adapter_speed.py --rounds 5 --seconds 0.5 --games whot sorry
     python benchmarks/adapter_speed.py --columns pettingzoo gymnasium   # (and the engine)
+    python benchmarks/adapter_speed.py --profile --games sorry --columns pettingzoo
+                             # cProfile (CPU time) of each cell instead: where a step's time goes
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import random
 import statistics
 import time
 from collections.abc import Callable
+
+import numpy as np
 
 import parlour
 from parlour.adapters import openspiel as osp
@@ -41,16 +51,27 @@ from parlour.adapters import pettingzoo as pz
 from parlour.adapters.encoding import encoding_for
 from parlour.adapters.gymnasium import SeatEnv
 
-TABLES: dict[str, dict[str, object]] = {
-    "whot": {"players": 4, "rules": "nigerian"},
-    "sorry": {"players": 4, "rules": "regular"},
-    "whoswho-tricks": {"players": 4},
-    "whoswho-books": {"players": 4},
+#: label: (game, table)
+TABLES: dict[str, tuple[str, dict[str, object]]] = {
+    "whot": ("whot", {"players": 4, "rules": "nigerian"}),
+    "whot-storey": ("whot", {"players": 4, "rules": "storey-1935"}),
+    "sorry": ("sorry", {"players": 4, "rules": "regular"}),
+    "whoswho-tricks": ("whoswho-tricks", {"players": 4}),
+    "whoswho-books": ("whoswho-books", {"players": 4}),
 }
 COLUMNS = ("engine", "view+enc", "observer", "pettingzoo", "gymnasium", "openspiel")
 TARGET = 0.25  # pettingzoo and gymnasium steps/s ÷ engine moves/s (issue 21)
 
 PlayGame = Callable[[int], int]
+Ids = Callable[[np.ndarray], np.ndarray]
+
+
+def bool_ids(mask: np.ndarray) -> np.ndarray:
+    return mask.view(np.bool_).nonzero()[0]
+
+
+def int8_ids(mask: np.ndarray) -> np.ndarray:
+    return mask.nonzero()[0]
 
 
 def timed(seconds: float, play_one: PlayGame, seed: int) -> tuple[float, int]:
@@ -91,7 +112,7 @@ def engine(name: str, kw: dict[str, object], extra: str) -> PlayGame:
     return play
 
 
-def pettingzoo(name: str, kw: dict[str, object]) -> PlayGame:
+def pettingzoo(name: str, kw: dict[str, object], ids: Ids) -> PlayGame:
     env = pz.env(name, **kw)
 
     def play(seed: int) -> int:
@@ -102,21 +123,21 @@ def pettingzoo(name: str, kw: dict[str, object]) -> PlayGame:
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(choice(obs["action_mask"].nonzero()[0]))
+            env.step(choice(ids(obs["action_mask"])))
             n += 1
         return n
 
     return play
 
 
-def gymnasium(name: str, kw: dict[str, object]) -> PlayGame:
+def gymnasium(name: str, kw: dict[str, object], ids: Ids) -> PlayGame:
     env = SeatEnv(name, opponents=["random"], **kw)  # type: ignore[arg-type]
 
     def play(seed: int) -> int:
         _obs, info = env.reset(seed=seed)
         choice = random.Random(seed).choice
         while True:
-            action = choice(info["action_mask"].nonzero()[0])
+            action = choice(ids(info["action_mask"]))
             _obs, _r, term, trunc, info = env.step(action)
             if term or trunc:
                 return env.moves
@@ -137,12 +158,26 @@ def openspiel(name: str, kw: dict[str, object]) -> PlayGame:
     return play
 
 
-def player(column: str, name: str, kw: dict[str, object]) -> PlayGame:
+def player(column: str, label: str, ids: Ids = bool_ids) -> PlayGame:
+    name, kw = TABLES[label]
     if column in ("engine", "view+enc", "observer"):
         return engine(name, kw, column)
-    return {"pettingzoo": pettingzoo, "gymnasium": gymnasium, "openspiel": openspiel}[column](
-        name, kw
-    )
+    if column == "pettingzoo":
+        return pettingzoo(name, kw, ids)
+    if column == "gymnasium":
+        return gymnasium(name, kw, ids)
+    return openspiel(name, kw)
+
+
+def profile(plays: dict[tuple[str, str], PlayGame], seconds: float, top: int) -> None:
+    """Each cell under cProfile for `seconds` of CPU time: the functions that took longest."""
+    for (label, column), play in plays.items():
+        prof = cProfile.Profile(time.process_time)
+        prof.enable()
+        rate, _seed = timed(seconds, play, 0)
+        prof.disable()
+        print(f"\n=== {label} {column}: {rate / 1000:,.1f}k moves per CPU-second, profiled")
+        pstats.Stats(prof).sort_stats("tottime").print_stats(top)
 
 
 def spread(xs: list[float], fmt: str) -> str:
@@ -155,6 +190,16 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     ap.add_argument("--games", nargs="*", default=list(TABLES), choices=list(TABLES))
     ap.add_argument(
+        "--agent",
+        choices=("bool", "int8"),
+        default="bool",
+        help="read the mask as booleans (default) or as the int8 array itself",
+    )
+    ap.add_argument(
+        "--profile", action="store_true", help="profile each cell once instead of timing rounds"
+    )
+    ap.add_argument("--top", type=int, default=20, help="functions listed per profile")
+    ap.add_argument(
         "--columns",
         nargs="*",
         default=list(COLUMNS),
@@ -164,9 +209,13 @@ def main() -> None:
     args = ap.parse_args()
     columns = tuple(c for c in COLUMNS if c == "engine" or c in args.columns)
     cells = [(g, c) for g in args.games for c in columns]
-    plays = {cell: player(cell[1], cell[0], TABLES[cell[0]]) for cell in cells}
+    ids = bool_ids if args.agent == "bool" else int8_ids
+    plays = {cell: player(cell[1], cell[0], ids) for cell in cells}
     for play in plays.values():  # warm up: imports, caches, lazily built tables
         play(10**9)
+    if args.profile:
+        profile(plays, args.seconds, args.top)
+        return
     rates: dict[tuple[str, str], list[float]] = {cell: [] for cell in cells}
     seeds = dict.fromkeys(cells, 0)
     for r in range(args.rounds):
@@ -177,12 +226,12 @@ def main() -> None:
 
     print(
         f"random play, moves per CPU-second: min/median/max over {args.rounds} interleaved "
-        f"rounds of {args.seconds:g} s per cell\n"
+        f"rounds of {args.seconds:g} s per cell; the agents read the mask as {args.agent}\n"
     )
     width = 22
     print(f"{'game':<18}" + "".join(f"{c:>{width}}" for c in columns))
     for name in args.games:
-        label = f"{name} {TABLES[name]['players']}p"
+        label = f"{name} {TABLES[name][1]['players']}p"
         row = [spread([x / 1000 for x in rates[(name, c)]], ",.1f") + "k" for c in columns]
         print(f"{label:<18}" + "".join(f"{x:>{width}}" for x in row))
     print(
@@ -191,7 +240,7 @@ def main() -> None:
     )
     print(f"{'game':<18}" + "".join(f"{c:>{width}}" for c in columns[1:]))
     for name in args.games:
-        label = f"{name} {TABLES[name]['players']}p"
+        label = f"{name} {TABLES[name][1]['players']}p"
         base = rates[(name, "engine")]
         row = []
         for c in columns[1:]:

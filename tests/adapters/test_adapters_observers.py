@@ -24,7 +24,34 @@ MORE_WHOT: list[dict[str, Any]] = [
     {"rules": "english", "players": 4, "double_decking": "number", "straights": "off"},
     {"rules": "nigerian", "players": 6},
 ]
-CASES = [*TABLES, *(("whot", kw) for kw in MORE_WHOT)]
+# Sorry!: every table size, partners (a seat playing two colours at two), the point-score hands,
+# colours chosen (the viewer's frame is another colour than red), a second 2 drawing again.
+MORE_SORRY: list[dict[str, Any]] = [
+    {"rules": "regular", "players": 2},
+    {"rules": "regular", "players": 3, "colours": ("green", "yellow", "blue")},
+    {"rules": "partnership", "players": 4},
+    {"rules": "points", "players": 2},
+    {"rules": "points", "players": 4, "hand_size": 8, "deck": "1939"},
+    {"rules": "points", "players": 4, "partnership": True},
+    {"rules": "regular", "players": 4, "two_draws_again_always": True},
+]
+# Who's Who: three to seven players at both games, partners at six, and Game No. 2 without
+# "Thank you", without a kept turn, and with calls for any number not yet booked.
+MORE_WHOSWHO: list[tuple[str, dict[str, Any]]] = [
+    *(("whoswho-tricks", {"players": n}) for n in (2, 3, 5, 6, 7)),
+    ("whoswho-tricks", {"rules": "partnership", "players": 6}),
+    ("whoswho-tricks", {"players": 4, "must_follow": False, "hand_size": 7}),
+    *(("whoswho-books", {"players": n}) for n in (2, 4, 5, 6, 7)),
+    ("whoswho-books", {"players": 4, "thank_you": False}),
+    ("whoswho-books", {"players": 3, "success_keeps_turn": False}),
+    ("whoswho-books", {"players": 5, "caller_must_hold": False}),
+]
+CASES = [
+    *TABLES,
+    *(("whot", kw) for kw in MORE_WHOT),
+    *(("sorry", kw) for kw in MORE_SORRY),
+    *MORE_WHOSWHO,
+]
 
 
 def follow(name: str, kw: dict[str, Any], seed: int, moves: int) -> int:

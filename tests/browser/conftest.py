@@ -53,7 +53,11 @@ def _chromium_problem() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: while Playwright's sync API is open, its event loop runs in this
+# thread, and any later test of the same worker that calls asyncio.run() fails ("cannot be called
+# from a running event loop"); which tests follow a browser test depends on how xdist shares them
+# out, so a session-long browser made failures that came and went with the machine's core count.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     problem = _chromium_problem()
     if problem:

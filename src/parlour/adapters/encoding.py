@@ -305,14 +305,30 @@ class TableEncoding(BaseEncoding):
     def _move(self, action: int) -> Move:
         return self.moves[action]
 
+    def move_of(self, action: int, state_or_legal: State | Sequence[Move] | None = None) -> Move:
+        # (every step of the adapters: an int or a NumPy integer is looked up at once)
+        cls = action.__class__
+        if state_or_legal is None and (cls is int or cls in _NUMPY_INTEGERS):
+            a = int(action)
+            if 0 <= a < self.num_actions:
+                return self.moves[a]
+        return super().move_of(action, state_or_legal)
+
 
 _INTEGERS = (int, np.integer)  # (a tuple: `int | np.integer` would build a union every call)
+# What an agent's NumPy choice or argmax gives: known by its class at once.
+_NUMPY_INTEGERS = frozenset(
+    (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+)
 
 
 def as_action(action: Any) -> int:
     """An action id from an int, a NumPy integer or a 0-d integer array; IllegalMove otherwise."""
-    if action.__class__ is int:
-        return action
+    cls = action.__class__
+    if cls is int:
+        return action  # type: ignore[no-any-return]
+    if cls in _NUMPY_INTEGERS:
+        return int(action)
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         return int(action)
     if isinstance(action, bool) or not isinstance(action, _INTEGERS):

@@ -126,15 +126,20 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
         st = self.state
         if st.is_over:
             raise IllegalMove("the game is over: call reset()")
+        enc = self.encoding
         try:
-            move = self.encoding.move_of(action, st)
+            move = enc.move_of(action)  # the id's move (IllegalMove: not an id at all)
+            try:
+                st.apply(move)  # the game's gate: a refused move changes nothing
+            except IllegalMove:
+                enc.move_of(action, st)  # raises IllegalMove naming the legal ids
+                raise
         except IllegalMove as exc:
             if self.illegal == "raise":
                 raise
             info = self._info()
             info["illegal"] = str(exc)
             return self._obs(), -1.0, True, False, info
-        st.apply(move)
         self.moves += 1
         self._bots_play()
         terminated = st.is_over
@@ -142,7 +147,7 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
         truncated = not terminated and self.max_moves is not None and self.moves >= self.max_moves
         if self.render_mode == "human":
             self.render()
-        return self._obs(), reward, terminated, truncated, self._info()
+        return self.observer.observe(), reward, terminated, truncated, self._info()
 
     def render(self) -> str | None:
         text = render_text(self.state, self.seat)
@@ -157,16 +162,14 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
 
     # --- helpers ---------------------------------------------------------------------------------
     def _bots_play(self) -> None:
-        st = self.state
-        while not st.is_over and st.to_play != self.seat:
-            if self.max_moves is not None and self.moves >= self.max_moves:
+        st, seat, bots, most = self.state, self.seat, self.bots, self.max_moves
+        while True:
+            p = st.to_play  # (None once the game is over)
+            if p is None or p == seat or (most is not None and self.moves >= most):
                 return
-            p = st.to_play
-            assert p is not None
-            bot = self.bots[p]
+            bot = bots[p]
             # (a bot that chooses from the legal moves alone is spared building the view)
-            view = st.view(p) if bot.reads_view else {}
-            st.apply(bot.choose(view, st.legal_moves()))
+            st.apply(bot.choose(st.view(p) if bot.reads_view else {}, st.legal_moves()))
             self.moves += 1
 
     def _obs(self) -> FloatArray:

@@ -89,6 +89,7 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.state: State = self.game.new_game(seed=0)
         self._observers: list[Observer] = []
         self._no_moves = np.zeros(enc.num_actions, np.int8)
+        self._ended = False
         self.moves = 0
 
     def __str__(self) -> str:
@@ -117,6 +118,7 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._ended = False
         self.agent_selection = self._agent_to_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -131,7 +133,7 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._ended:  # (every agent is terminated or truncated, or none is)
             self._was_dead_step(action)
             return
         if action is None:
@@ -143,23 +145,14 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         except parlour.IllegalMove:
             self.encoding.move_of(action, st)  # raises IllegalMove naming the legal ids
             raise
-        self._cumulative_rewards[agent] = 0.0
         self.moves += 1
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if st.is_over:
-            for a, r in zip(self.possible_agents, outcome_rewards(st), strict=True):
-                self.rewards[a] = r
-            self.terminations = dict.fromkeys(self.agents, True)
-            self._accumulate_rewards()
-        elif self.max_moves is not None and self.moves >= self.max_moves:
-            self.truncations = dict.fromkeys(self.agents, True)
-        # (rewards are 0 until the end: accumulating them on any other move adds nothing)
-        p = st.to_play
-        if p is None or self.truncations[agent]:
-            # every agent now steps once with None, in seat order, to leave the game
-            self.agent_selection = self.agents[0]
-        else:
+        # Rewards are 0 until the end, so until then neither this step's rewards nor the agent's
+        # cumulative reward need writing again (PettingZoo's usual step zeroes both every time).
+        p = st.to_play  # (None once the game is over)
+        if p is not None and (self.max_moves is None or self.moves < self.max_moves):
             self.agent_selection = self.possible_agents[p]
+        else:
+            self._end()
         if self.render_mode == "human":
             self.render()
 
@@ -174,6 +167,20 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         pass
 
     # --- helpers ---------------------------------------------------------------------------------
+    def _end(self) -> None:
+        """The game is over (the rewards) or cut short by `max_moves`: every agent now steps once
+        with None, in seat order, to leave the game."""
+        st = self.state
+        if st.is_over:
+            for a, r in zip(self.possible_agents, outcome_rewards(st), strict=True):
+                self.rewards[a] = r
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+        else:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._ended = True
+        self.agent_selection = self.agents[0]
+
     def _agent_to_move(self) -> str:
         p = self.state.to_play
         return self.possible_agents[0 if p is None else p]
@@ -203,7 +210,15 @@ class _OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:  # what the wrapper's attribute check says before a reset
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.last(observe)  # type: ignore[no-any-return]
+        env = self.env  # (AECEnv.last itself, one call fewer)
+        agent = env.agent_selection
+        return (
+            env.observe(agent) if observe else None,
+            env._cumulative_rewards[agent],
+            env.terminations[agent],
+            env.truncations[agent],
+            env.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         if self._has_reset and self.env.agents:  # (the base class's own checks otherwise)

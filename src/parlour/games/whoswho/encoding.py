@@ -14,18 +14,33 @@ Game No. 2 (whoswho-books), 52 x players + 1 actions: `ask <seat> for <card>` as
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlour.adapters.encoding import Field, FloatArray, Layout, TableEncoding, relative_seats
-from parlour.core import Game, Move
+from parlour.adapters.encoding import (
+    Field,
+    FloatArray,
+    Int8Array,
+    Layout,
+    Observer,
+    TableEncoding,
+    relative_seats,
+)
+from parlour.core import Game, Move, State
 
-from .deck import DECK, SUITS, parse_card
-from .notation import THANK, Ask, Play, Prefer
+from .books import BooksState
+from .deck import DECK, SUITS, Card, parse_card
+from .notation import THANK, Ask, Play, Prefer, Thank
+from .observers import BooksObserver, TricksObserver
+from .tricks import _PLAY_MOVES, _PREFER_MOVES, TricksState
 
 __all__ = ["BooksEncoding", "TricksEncoding"]
 
 _CARD_INDEX = {str(c): i for i, c in enumerate(DECK)}
+_DECK_AT: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
+_SUIT_AT = {s: i for i, s in enumerate(SUITS)}
+# The masks work each id out from the move's fields: the moves are frozen dataclasses, whose hash
+# (a Python call) cost more than all the rest of looking them up in the action table.
 _PHASES = ("prefer", "play", "over")
 
 
@@ -44,7 +59,10 @@ class TricksEncoding(TableEncoding):
 
     def __init__(self, game: Game[Any, Any]) -> None:
         n = game.players
-        moves: list[Move] = [Prefer(s) for s in SUITS] + [Play(c) for c in DECK]
+        # The engine's own move objects, those its legal moves are: a decoded move is then found
+        # in the legal list by identity, not by a frozen dataclass's __eq__ (a Python call).
+        moves: list[Move] = [_PREFER_MOVES.get(s) or Prefer(s) for s in SUITS]
+        moves += [_PLAY_MOVES.get(c) or Play(c) for c in DECK]
         total = float(52 * getattr(game, "total_deals", 1))
         fields = [
             Field("hand", (52,), "1 for each card the viewer holds (DECK order)"),
@@ -108,6 +126,28 @@ class TricksEncoding(TableEncoding):
         parts["progress"][0] = view["deals_done"] / max(1, view["deals"])
         parts["is_over"][0] = float(view["is_over"])
 
+    def mask(self, legal: Sequence[Move]) -> Int8Array:
+        mask = self._no_moves.copy()
+        view = mask.data
+        moves: Sequence[Any] = legal  # (their fields read by class, below)
+        try:
+            for m in moves:
+                cls = m.__class__
+                if cls is Play:
+                    view[4 + _DECK_AT[m.card]] = 1
+                elif cls is Prefer:
+                    view[_SUIT_AT[m.suit]] = 1
+                else:
+                    raise KeyError(m)
+        except KeyError:
+            return super().mask(legal)  # raises, naming the move
+        return mask
+
+    def observer(self, state: State, seat: int) -> Observer:
+        if not isinstance(state, TricksState):
+            return super().observer(state, seat)
+        return TricksObserver(self, state, seat)
+
 
 class BooksEncoding(TableEncoding):
     ACTIONS_DOC = (
@@ -117,7 +157,10 @@ class BooksEncoding(TableEncoding):
 
     def __init__(self, game: Game[Any, Any]) -> None:
         n = game.players
-        moves: list[Move] = [Ask(q, c) for q in range(n) for c in DECK] + [THANK]
+        # the engine's own move objects, as for Game No. 1
+        asks: dict[tuple[int, Card], Move] = getattr(game, "_asks", {})
+        moves: list[Move] = [asks.get((q, c)) or Ask(q, c) for q in range(n) for c in DECK]
+        moves.append(THANK)
         fields = [
             Field("hand", (52,), "1 for each card the viewer holds (DECK order)"),
             Field("known", (n, 52), "cards the table knows each relative seat holds"),
@@ -172,3 +215,28 @@ class BooksEncoding(TableEncoding):
             parts["hand_counts"][k] = view["hand_counts"][q]
             parts["book_counts"][k] = view["book_counts"][q]
         parts["is_over"][0] = float(view["is_over"])
+
+    def mask(self, legal: Sequence[Move]) -> Int8Array:
+        mask = self._no_moves.copy()
+        view, n, thank = mask.data, self.game.players, self.num_actions - 1
+        moves: Sequence[Any] = legal  # (their fields read by class, below)
+        try:
+            for m in moves:
+                cls = m.__class__
+                if cls is Ask:
+                    q = m.target
+                    if not 0 <= q < n:
+                        raise KeyError(m)
+                    view[52 * q + _DECK_AT[m.card]] = 1
+                elif cls is Thank:
+                    view[thank] = 1
+                else:
+                    raise KeyError(m)
+        except (KeyError, TypeError):
+            return super().mask(legal)  # raises, naming the move
+        return mask
+
+    def observer(self, state: State, seat: int) -> Observer:
+        if not isinstance(state, BooksState):
+            return super().observer(state, seat)
+        return BooksObserver(self, state, seat)

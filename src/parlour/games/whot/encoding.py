@@ -155,8 +155,19 @@ class WhotEncoding(TableEncoding):
         return WhotObserver(self, state, seat)
 
 
-#: A card's place in `CARDS` by the card's int (what the engine holds), for the observers.
+#: A card's place in `CARDS` by the card's int (what the engine holds), for the observers: a
+#: list indexed by the int, read faster than a dict (-1: no card has that int).
 _CARD_INDEX: dict[int, int] = {c: i for i, c in enumerate(CARDS)}
+_CARD_AT: list[int] = [_CARD_INDEX.get(c, -1) for c in range(max(CARDS) + 1)]
+
+
+def _plays(events: Iterable[Any]) -> dict[int, list[int]]:
+    """The cards played in `events`, by player, in order."""
+    played: dict[int, list[int]] = {}
+    for ev in events:
+        if ev.kind == "play":
+            played.setdefault(ev.player, []).append(ev.move.card)
+    return played
 
 
 class WhotObserver(Observer):
@@ -165,10 +176,11 @@ class WhotObserver(Observer):
     It starts from the full encoding of the view and keeps the vector. Each `observe()` compares
     what the view is made of — the seat's hand, the pile, the known cards, the counts and flags —
     with what it last wrote, and rewrites only what changed: the cards a move added or took away
-    (from the new events: the seat's own plays; a hand otherwise only grows at its end), a one-hot
-    entry moved, a scalar. A list that changed in any other way (a refill's new pile, a known card
-    played) is counted again whole. It reads only what `view(seat)` shows of the state.
-    `tests/adapters/test_adapters_observers.py` holds it equal to the full encoding, move by move.
+    (from the new events: the plays; a hand or a seat's known cards otherwise only grow at their
+    end), a one-hot entry moved, a scalar. A list that changed in any other way (a refill's new
+    pile, a hand changed otherwise) is counted again whole. It reads only what `view(seat)` shows
+    of the state. `tests/adapters/test_adapters_observers.py` holds it equal to the full
+    encoding, move by move.
     """
 
     def __init__(self, encoding: WhotEncoding, state: WhotState, seat: int) -> None:
@@ -180,9 +192,14 @@ class WhotObserver(Observer):
         self.mv = self.vec.data
         at = {name: a for name, (a, _b) in encoding.layout.offsets.items()}
         self.at = at
-        self.hand_at, self.pile_at, self.known_at = at["hand"], at["pile"], at["known"]
-        self.counts_at = at["counts"]
+        self.hand_at, self.pile_at = at["hand"], at["pile"]
+        self.call_card_at, self.call_symbol_at = at["call_card"], at["call_symbol"]
+        self.to_play_at, self.pack_next_at = at["to_play"], at["pack_next"]
         n = state.n
+        # each seat's place in the per-seat fields (the viewer first) and its row of `known`
+        self.rel = [(q - seat) % n for q in range(n)]
+        self.known_at = [at["known"] + (q - seat) % n * _K for q in range(n)]
+        self.count_at = [at["counts"] + k for k in self.rel]
         # What the vector was last written from.
         self.events_seen = len(state.events)
         self.moves_seen = len(state.history)
@@ -194,17 +211,14 @@ class WhotObserver(Observer):
         self.turn_cards = list(state.turn_cards)
         self.turn_said = list(state.turn_said)
         # The single values, as written: -1 for a one-hot block with nothing set.
-        self.call_card = _CARD_INDEX[state.pile[-1]] if state.pile else -1
+        self.call_card = _CARD_AT[state.pile[-1]] if state.pile else -1
         self.call_symbol = state.call_sym
-        self.free = state.free
+        self.rare = (state.free, state.direction, state.pending_skip, state.straight_dir)
         self.pack_count = len(state.pack)
         self.pack_public = state.pack_public
-        self.pack_next = _CARD_INDEX[state.pack[-1]] if state.pack_public and state.pack else -1
-        self.direction = state.direction
+        self.pack_next = _CARD_AT[state.pack[-1]] if state.pack_public and state.pack else -1
         self.pending_pick = state.pending_pick
         self.pick_number = state.pick_num if state.pending_pick else 0
-        self.pending_skip = state.pending_skip
-        self.straight_dir = state.straight_dir
         self.to_play = -1 if state.current is None else (state.current - seat) % n
 
     def _recount(self, at: int, cards: Iterable[int]) -> None:
@@ -212,126 +226,180 @@ class WhotObserver(Observer):
         self.vec[at : at + _K] = 0
         mv = self.mv
         for c in cards:
-            mv[at + _CARD_INDEX[c]] += 1
+            mv[at + _CARD_AT[c]] += 1
 
-    def _one_hot(self, field: str, was: int, now: int) -> None:
-        """Move a one-hot block's 1 from `was` to `now` (-1: none)."""
-        at = self.at[field]
-        if was >= 0:
-            self.mv[at + was] = 0
-        if now >= 0:
-            self.mv[at + now] = 1
+    def _follow(self, at: int, was: list[int], now: list[int], played: list[int]) -> None:
+        """Bring the 50 counts from `at` from the cards `was` to the cards `now`, given the cards
+        `played` since by their owner, in order. Such a list loses the cards played that it held
+        and gains cards at its end only; if `now` is not `was` so changed, it is counted again
+        whole. (Both lists are multisets: only the counts matter.)"""
+        kept = was[:]
+        gone = []
+        for c in played:
+            if c in kept:
+                kept.remove(c)
+                gone.append(c)
+        if now[: len(kept)] != kept:
+            self._recount(at, now)
+            return
+        mv = self.mv
+        for c in gone:
+            mv[at + _CARD_AT[c]] -= 1
+        for c in now[len(kept) :]:
+            mv[at + _CARD_AT[c]] += 1
 
     def observe(self) -> FloatArray:
         st, vec, mv, seat = self.st, self.vec, self.mv, self.seat
         events = st.events
         # Every move adds to the history, most add events: nothing new, nothing to write.
-        if len(st.history) != self.moves_seen or len(events) != self.events_seen:
-            self.moves_seen = len(st.history)
-            # The seat's hand: the cards it played are gone; whatever it drew since was put at
-            # the end. Anything else (a position, a hand changed otherwise) is counted again.
-            hand = st.hands[seat]
-            old = self.hand
-            played = []
-            for ev in events[self.events_seen :]:
-                if ev.kind == "play" and ev.player == seat:
-                    played.append(ev.move.card)
-            self.events_seen = len(events)
-            if hand != old:
-                # kept: the old hand without the cards played; if the hand now starts with it, the
-                # rest was drawn. (Both hold whatever happened in between: they are multisets.)
-                kept = old[:]
-                try:
-                    for c in played:
-                        kept.remove(c)
-                    follows = hand[: len(kept)] == kept
-                except ValueError:
-                    follows = False
+        if len(st.history) == self.moves_seen and len(events) == self.events_seen:
+            return vec.copy()
+        self.moves_seen = len(st.history)
+        new = events[self.events_seen :]
+        self.events_seen = len(events)
+        # The seat's hand and every seat's known cards: each only loses the cards its owner
+        # played and gains cards at its end, mostly the latter alone (a draw). The plays are
+        # read from the new events only when needed.
+        played: dict[int, list[int]] | None = None
+        hand = st.hands[seat]
+        before = self.hand
+        if hand != before:
+            k = len(before)
+            if len(hand) > k and hand[:k] == before:
                 at = self.hand_at
-                if follows:
-                    for c in played:
-                        mv[at + _CARD_INDEX[c]] -= 1
-                    for c in hand[len(kept) :]:
-                        mv[at + _CARD_INDEX[c]] += 1
+                for c in hand[k:]:
+                    mv[at + _CARD_AT[c]] += 1
+            else:  # `_follow`, written out: the seat's own plays are most moves
+                kept = before[:]
+                gone = []
+                for ev in new:
+                    if ev.kind == "play" and ev.player == seat:
+                        c = ev.move.card
+                        if c in kept:
+                            kept.remove(c)
+                            gone.append(c)
+                at = self.hand_at
+                k = len(kept)
+                if hand[:k] == kept:
+                    for c in gone:
+                        mv[at + _CARD_AT[c]] -= 1
+                    for c in hand[k:]:
+                        mv[at + _CARD_AT[c]] += 1
                 else:
                     self._recount(at, hand)
-                self.hand = hand[:]
-            # The pile only grows, but for a refill, which leaves a new list of one card.
-            pile = st.pile
-            if pile is not self.pile or len(pile) < self.pile_len:
-                self._recount(self.pile_at, pile)
-                self.pile = pile
-            else:
-                at = self.pile_at
-                for c in pile[self.pile_len :]:
-                    mv[at + _CARD_INDEX[c]] += 1
-            self.pile_len = len(pile)
-            # Cards held and cards known, seat by seat (compared whole first, in C).
-            held = list(map(len, st.hands))
-            if held != self.held:
-                at, n, was = self.counts_at, st.n, self.held
-                for q in range(n):
-                    if held[q] != was[q]:
-                        mv[at + (q - seat) % n] = held[q]
-                self.held = held
-            if st.known != self.known:
-                n = st.n
-                for q, (cards, before) in enumerate(zip(st.known, self.known, strict=True)):
-                    if cards != before:
-                        self._recount(self.known_at + (q - seat) % n * _K, cards)
-                self.known = [k[:] for k in st.known]
-            if st.turn_cards != self.turn_cards:
-                self._recount(self.at["turn_cards"], st.turn_cards)
-                mv[self.at["turn_open"]] = 1 if st.turn_cards else 0
-                self.turn_cards = st.turn_cards[:]
-            if st.turn_said != self.turn_said:
-                at = self.at["turn_said"]
-                vec[at : at + 3] = 0
-                for said in st.turn_said:
-                    mv[at + DECLARATIONS.index(said)] = 1
-                self.turn_said = st.turn_said[:]
-            # The single values, written out one by one: a loop over a table of them cost more
-            # than the rest of the update.
-            x: Any = _CARD_INDEX[pile[-1]] if pile else -1
-            if x != self.call_card:
-                self._one_hot("call_card", self.call_card, x)
-                self.call_card = x
-            x = st.call_sym
-            if x != self.call_symbol:
-                self._one_hot("call_symbol", self.call_symbol, x)
-                self.call_symbol = x
-            pack = st.pack
-            x = len(pack)
-            if x != self.pack_count:
-                mv[self.at["pack_count"]] = self.pack_count = x
-            x = st.pending_pick
-            if x != self.pending_pick:
-                mv[self.at["pending_pick"]] = self.pending_pick = x
-            x = st.pick_num if x else 0
-            if x != self.pick_number:
-                mv[self.at["pick_number"]] = self.pick_number = x
-            p = st.current
-            x = -1 if p is None else (p - seat) % st.n
-            if x != self.to_play:
-                self._one_hot("to_play", self.to_play, x)
-                self.to_play = x
-                mv[self.at["is_over"]] = p is None
-            if st.pack_public or self.pack_public:
-                x = st.pack_public
-                if x != self.pack_public:
-                    mv[self.at["pack_public"]] = self.pack_public = x
-                x = _CARD_INDEX[pack[-1]] if x and pack else -1
-                if x != self.pack_next:
-                    self._one_hot("pack_next", self.pack_next, x)
-                    self.pack_next = x
-            if st.free != self.free:
-                mv[self.at["free"]] = self.free = st.free
-            if st.direction != self.direction:
-                mv[self.at["direction"]] = self.direction = st.direction
-            if st.pending_skip != self.pending_skip:
-                mv[self.at["pending_skip"]] = self.pending_skip = st.pending_skip
-            x = st.straight_dir
-            if x != self.straight_dir:
-                mv[self.at["straight_dir"]] = (x > 0) - (x < 0)
-                self.straight_dir = x
+            self.hand = hand[:]
+        known = st.known
+        if known != self.known:
+            for q, (cards, before) in enumerate(zip(known, self.known, strict=True)):
+                if cards != before:
+                    k = len(before)
+                    if len(cards) > k and cards[:k] == before:
+                        at = self.known_at[q]
+                        for c in cards[k:]:
+                            mv[at + _CARD_AT[c]] += 1
+                    else:
+                        if played is None:
+                            played = _plays(new)
+                        self._follow(self.known_at[q], before, cards, played.get(q, []))
+                    self.known[q] = cards[:]
+        # The pile only grows, but for a refill, which leaves a new list of one card.
+        pile = st.pile
+        if pile is not self.pile or len(pile) < self.pile_len:
+            self._recount(self.pile_at, pile)
+            self.pile = pile
+        else:
+            at = self.pile_at
+            for c in pile[self.pile_len :]:
+                mv[at + _CARD_AT[c]] += 1
+        self.pile_len = len(pile)
+        # Cards held and cards known, seat by seat (compared whole first, in C).
+        held = list(map(len, st.hands))
+        if held != self.held:
+            for at, k in zip(self.count_at, held, strict=True):  # (most seats moved: all)
+                mv[at] = k
+            self.held = held
+        if st.turn_cards or st.turn_said or self.turn_cards or self.turn_said:
+            self._turn()
+        # The single values, written out one by one (a one-hot block's 1 moved: -1 is none): a
+        # loop over a table of them cost more than the rest of the update.
+        x: Any = _CARD_AT[pile[-1]] if pile else -1
+        was = self.call_card
+        if x != was:
+            at = self.call_card_at
+            if was >= 0:
+                mv[at + was] = 0
+            if x >= 0:
+                mv[at + x] = 1
+            self.call_card = x
+        x = st.call_sym
+        was = self.call_symbol
+        if x != was:
+            at = self.call_symbol_at
+            if was >= 0:
+                mv[at + was] = 0
+            if x >= 0:
+                mv[at + x] = 1
+            self.call_symbol = x
+        pack = st.pack
+        x = len(pack)
+        if x != self.pack_count:
+            mv[self.at["pack_count"]] = self.pack_count = x
+        x = st.pending_pick
+        if x != self.pending_pick:
+            mv[self.at["pending_pick"]] = self.pending_pick = x
+        x = st.pick_num if x else 0
+        if x != self.pick_number:
+            mv[self.at["pick_number"]] = self.pick_number = x
+        p = st.current
+        x = -1 if p is None else self.rel[p]
+        was = self.to_play
+        if x != was:
+            at = self.to_play_at
+            if was >= 0:
+                mv[at + was] = 0
+            if x >= 0:
+                mv[at + x] = 1
+            self.to_play = x
+            mv[self.at["is_over"]] = p is None
+        if st.pack_public or self.pack_public:
+            x = st.pack_public
+            if x != self.pack_public:
+                mv[self.at["pack_public"]] = self.pack_public = x
+            x = _CARD_AT[pack[-1]] if x and pack else -1
+            was = self.pack_next
+            if x != was:
+                at = self.pack_next_at
+                if was >= 0:
+                    mv[at + was] = 0
+                if x >= 0:
+                    mv[at + x] = 1
+                self.pack_next = x
+        rare = (st.free, st.direction, st.pending_skip, st.straight_dir)
+        if rare != self.rare:
+            self._rare(rare)
         return vec.copy()
+
+    def _turn(self) -> None:
+        """The cards played and the declarations said in an open turn of several cards."""
+        st, mv = self.st, self.mv
+        if st.turn_cards != self.turn_cards:
+            self._recount(self.at["turn_cards"], st.turn_cards)
+            mv[self.at["turn_open"]] = 1 if st.turn_cards else 0
+            self.turn_cards = st.turn_cards[:]
+        if st.turn_said != self.turn_said:
+            at = self.at["turn_said"]
+            self.vec[at : at + 3] = 0
+            for said in st.turn_said:
+                mv[at + DECLARATIONS.index(said)] = 1
+            self.turn_said = st.turn_said[:]
+
+    def _rare(self, rare: tuple[bool, int, bool, int]) -> None:
+        """The values that seldom change: whether any card may be played, the direction of play,
+        a skip pending and the direction of a straight (compared together first, in C)."""
+        mv, at = self.mv, self.at
+        free, direction, skip, straight = rare
+        mv[at["free"]] = free
+        mv[at["direction"]] = direction
+        mv[at["pending_skip"]] = skip
+        mv[at["straight_dir"]] = (straight > 0) - (straight < 0)
+        self.rare = rare
