@@ -1,7 +1,9 @@
 """Game No. 2's written-out paths do what the general code does: a call checked off the rules
 (`BooksState.apply` without listing every call) is legal exactly when `legal_moves` lists it, a
 playout's random call (`random_call`) is the move `rng.choice(legal_moves())` draws, and games
-played through them are the games played through the protocol's `State.apply`."""
+played through them are the games played through the protocol's `State.apply`; a playout written
+out (`playout`, the search's `rollout`) plays the moves the playout policy chooses, so the search
+finds the same."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ from typing import Any
 import pytest
 
 import parlour
+from parlour.bots.ismcts import ISMCTSBot
 from parlour.core import State
 from parlour.games.whoswho.books import BooksState
+from parlour.games.whoswho.bots import books_playout
 from parlour.games.whoswho.deck import DECK
 from parlour.games.whoswho.notation import Ask
 
@@ -103,3 +107,35 @@ def test_a_refused_call_changes_nothing_and_says_why() -> None:
     with pytest.raises(parlour.IllegalMove, match=r"yourself|hold"):
         state.apply(Ask((p + 1) % 4, own))  # a card one holds
     assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("options", RULES, ids=lambda o: ",".join(o) or "standard")
+def test_a_playout_plays_the_moves_the_playout_policy_chooses(options: dict[str, Any]) -> None:
+    for i, state in enumerate(states(options, 4, range(2))):
+        if i % 50:
+            continue
+        assert isinstance(state, BooksState)
+        ours, theirs = Random(i), Random(i)
+        fast, general = state.copy(), state.copy()
+        played = fast.playout(ours, 40)
+        steps = 0
+        while steps < 40 and not general.is_over:
+            general.apply(books_playout(general, theirs))
+            steps += 1
+        assert played == steps
+        assert fast.to_dict() == general.to_dict()
+        assert ours.random() == theirs.random()
+
+
+def test_the_search_with_the_written_out_playout_searches_as_with_the_policy() -> None:
+    game = parlour.make("whoswho-books", players=4)
+    state = game.new_game(seed=5)
+    for _ in range(6):
+        p = state.to_play
+        assert p is not None
+        view, legal = state.view(p), state.legal_moves()
+        fast = ISMCTSBot(game, Random(p), iterations="200")
+        general = ISMCTSBot(game, Random(p), iterations="200")
+        general.rollout = None  # the search's own loop of the policy
+        assert fast.search(view, legal).moves == general.search(view, legal).moves
+        state.apply(fast.choose(view, legal))

@@ -348,6 +348,27 @@ class BooksState(State):
         i = rng.choice(range(len(targets) * len(wanted)))
         return wanted[i % len(wanted)][targets[i // len(wanted)]]
 
+    def playout(self, rng: random.Random, limit: int) -> int:
+        """Play up to `limit` moves (fewer if the game ends) as `books_playout` chooses them: "Thank
+        you" when owed, else `random_call` — the same moves from the same draws as
+        `apply(books_playout(self, rng))` again and again, without a call per move to the policy,
+        to `random_call` and to the gate (every call drawn is legal). Returns the moves played."""
+        history, apply_, choice = self.history, self._apply, rng.choice
+        self._legal = None
+        steps = 0
+        while steps < limit and not self.is_over:
+            if self.pending is not None:
+                move: Move = THANK
+            else:
+                targets, wanted = self._call_parts()
+                k = len(wanted)
+                i = choice(range(len(targets) * k))
+                move = wanted[i % k][targets[i // k]]
+            history.append(move)
+            apply_(move)
+            steps += 1
+        return steps
+
     def _may_call(self, move: Ask) -> bool:
         """Whether `move` is one of `_legal_moves()`' calls, read off the rules (see `_calls`)."""
         if self.is_over or (self.pending is not None and not self.game.rules.success_keeps_turn):

@@ -107,6 +107,18 @@ def books_playout(state: State, rng: random.Random) -> Move:
     return rng.choice(state.legal_moves())
 
 
+def books_rollout(state: State, rng: random.Random, limit: int) -> int:
+    """`limit` moves of `books_playout` (fewer if the game ends), the search's `rollout`: Game
+    No. 2's own loop (`BooksState.playout`) where the state is one."""
+    if isinstance(state, BooksState):
+        return state.playout(rng, limit)
+    steps = 0
+    while steps < limit and not state.is_over:
+        state.apply(books_playout(state, rng))
+        steps += 1
+    return steps
+
+
 def books_evaluate(state: State) -> Sequence[float]:
     """An unfinished Game No. 2 as win shares: books made, plus part of a book for each number of
     which a player holds two or three cards."""
