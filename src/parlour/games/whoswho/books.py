@@ -427,7 +427,8 @@ class BooksState(State):
 
     def _apply(self, move: Move) -> None:
         p = self.turn
-        if isinstance(move, Thank):
+        # The move's class compared, not isinstance: Move is an ABC, whose isinstance is a call.
+        if type(move) is Thank:
             assert self.pending is not None
             giver, card = self.pending
             self.pending = None
@@ -435,7 +436,7 @@ class BooksState(State):
             self.events.append(_thanked(p, giver, card))
             self._kept(p)
             return
-        assert isinstance(move, Ask)
+        assert type(move) is Ask
         if self.pending is not None:
             giver, card = self.pending
             self.pending = None
@@ -478,9 +479,12 @@ class BooksState(State):
             self._pass_on(p)
 
     def _lay_books(self, p: int) -> None:
-        counts = Counter(map(_NUMBER, self.hands[p]))
-        for number, k in sorted(counts.items()):
-            if k == 4:
+        # Four of a number, its numbers sorted: the same number four places on (a number has only
+        # four cards, so each book is found once, in order of number).
+        numbers = sorted(map(_NUMBER, self.hands[p]))
+        for i in range(len(numbers) - 3):
+            if numbers[i] == numbers[i + 3]:
+                number = numbers[i]
                 self.hands[p] = [c for c in self.hands[p] if c.number != number]
                 self.books[p].append(number)
                 for c in _BY_NUMBER[number]:
@@ -501,7 +505,7 @@ class BooksState(State):
         raise AssertionError("no player holds a card but the books are not all made")
 
     def _over(self) -> bool:
-        return sum(len(b) for b in self.books) == len(NUMBERS)
+        return sum(map(len, self.books)) == len(NUMBERS)
 
     def _finish(self) -> None:
         self.is_over = True
