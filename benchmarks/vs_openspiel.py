@@ -154,6 +154,18 @@ def _play(args: tuple[str, int, int, int]) -> Outcome:
     return play(*args)
 
 
+def progress(outcomes: Sequence[Outcome]) -> None:
+    """A line a game on stderr (a long run read part way stands on the games so far)."""
+    o = outcomes[-1]
+    wins = sum(x.score for x in outcomes)
+    print(
+        f"  game {len(outcomes)}: deal {o.seed}, parlour in seat {o.seat} scored {o.score:g} in "
+        f"{o.moves} moves; parlour {wins:g} of {len(outcomes)}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--games", type=int, default=400, help="games, an even number (default 400)")
@@ -179,15 +191,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     outcomes: list[Outcome] = []
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            for k, o in enumerate(pool.map(_play, work, chunksize=2), 1):
+            for o in pool.map(_play, work, chunksize=2):
                 outcomes.append(o)
-                if k % 20 == 0:
-                    print(f"  {k} games: parlour {sum(x.score for x in outcomes):g}", flush=True)
+                progress(outcomes)
     else:
-        for k, w in enumerate(work, 1):
+        for w in work:
             outcomes.append(play(*w))
-            if k % 20 == 0:
-                print(f"  {k} games: parlour {sum(x.score for x in outcomes):g}", flush=True)
+            progress(outcomes)
     wins = sum(o.score for o in outcomes)
     n = len(outcomes)
     lo, hi = wilson(wins, n)
