@@ -101,7 +101,7 @@ class SearchHelp:
     # `rollout(state, rng, limit)`: play up to `limit` moves of `policy` (fewer if the game ends)
     # and say how many — the same moves from the same draws as the search's own loop of
     # `state.apply(policy(state, rng))`, written out by the game where a call per move to the
-    # policy and to the gate is much of a playout's time (Who's Who No. 2).
+    # policy and to the gate is much of a playout's time.
     rollout: Rollout | None = None
 
 
