@@ -18,6 +18,7 @@ from rich.table import Table
 
 import parlour
 from parlour.bots import make_bot
+from parlour.bots.levels import levels_help, resolve, split_specs
 from parlour.core import (
     IllegalMove,
     Match,
@@ -99,14 +100,15 @@ class TerminalTable:
         if not 1 <= args.seat <= n:
             raise ParlourError(f"--seat must be from 1 to {n}")
         self.seat = args.seat - 1
-        bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"]
+        asked = [b.strip() for b in split_specs(args.bots)] if args.bots else ["greedy"]
         others = [i for i in range(n) if i != self.seat]
-        specs = [bots[min(k, len(bots) - 1)] for k in range(len(others))]
+        asked = [asked[min(k, len(asked) - 1)] for k in range(len(others))]
+        specs = [resolve(a, self.gi.name) for a in asked]  # a level's name is its bot's spec
         self.bots = {
             seat: make_bot(spec, self.game, seed=(args.seed or 0) + seat)
             for seat, spec in zip(others, specs, strict=True)
         }
-        names = [f"{spec} bot {seat + 1}" for seat, spec in zip(others, specs, strict=True)]
+        names = [f"{a} bot {seat + 1}" for seat, a in zip(others, asked, strict=True)]
         self.names = [*names[: self.seat], args.name, *names[self.seat :]]
         self.match = Match(self.game, args.match, seed=args.seed, names=self.names)
         self.record_path = Path(args.record) if args.record else None
@@ -354,13 +356,22 @@ def build_parser() -> argparse.ArgumentParser:
     rules_args(r)
     r.add_argument("--players", "-n", type=int, help="number of players (options may depend on it)")
 
-    p = sub.add_parser("play", help="play in the terminal against bots")
+    p = sub.add_parser(
+        "play",
+        help="play in the terminal against bots",
+        epilog=levels_help(sorted(all_games())),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     rules_args(p)
     p.add_argument("--players", "-n", type=int, help="number of players (default per game)")
     p.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument(
-        "--bots", default="greedy", help="bot names for the other seats, comma-separated (greedy)"
+        "--bots",
+        default="greedy",
+        help="bots for the other seats, comma-separated, in seat order (the last fills the rest): "
+        "levels (easy, medium, hard, expert: below) or bot specs such as "
+        "ismcts:iterations=200 (default greedy)",
     )
     p.add_argument("--match", help="match format: single, rubber-5, elimination-100, rounds-N …")
     p.add_argument("--seed", type=int, help="seed for a reproducible match")

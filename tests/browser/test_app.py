@@ -290,12 +290,29 @@ def test_the_lobby_edits_every_option_including_maps(page: Any, server: Server) 
 
 
 def test_bot_strength_and_speed_are_chosen_in_words(page: Any, server: Server) -> None:
+    levels = {g["name"]: g["levels"] for g in server.api("/api/games")}
     page.goto(server.url + "/")
     page.select_option("#game", "whot")
-    page.select_option("#players", "3")
+    page.select_option("#preset", "storey-1935")
+    page.select_option("#players", "2")
+    whot = levels["whot"]  # the ladder's levels of Whot!, each with its figures per rule set
     labels = page.locator("select[data-seat='1'] option").all_inner_texts()
-    assert labels == ["a friend (invite)", "bot: easy", "bot: medium", "bot: hard", "bot: expert"]
-    assert "easy" in page.inner_text(".levels-legend")
+    assert labels == ["a friend (invite)", *(f"bot: {lv['name']}" for lv in whot)]
+    legend = " ".join(page.inner_text(".levels-legend").split())
+    for below, lv in itertools.pairwise(whot):
+        # each level says, in words, how it did against the level below at these rules
+        (storey,) = [m for m in lv["vs_below"] if m["rules"] == "storey-1935"]
+        assert f"{lv['name']} {lv['words']}; {storey['text']}." in legend
+        assert f"beats {below['name']} in {storey['rate']:.0%} of games" in legend
+    shoot(page, "lobby-levels-desktop")
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shoot(page, "lobby-levels-phone")
+    page.set_viewport_size(DESKTOP)
+    page.select_option("#preset", "nigerian")  # the figures follow the rule set
+    (nigerian,) = [m for m in whot[1]["vs_below"] if m["rules"] == "nigerian"]
+    assert nigerian["text"] in page.inner_text(".levels-legend")
+    page.select_option("#players", "3")
     page.select_option("select[data-seat='1']", label="bot: easy")
     page.select_option("select[data-seat='2']", label="bot: medium")
     page.select_option("#bot-speed", label="slow: 2 seconds a move")
@@ -304,7 +321,7 @@ def test_bot_strength_and_speed_are_chosen_in_words(page: Any, server: Server) -
     page.click("#create")
     page.wait_for_url("**/t/*")
     info = server.api(f"/api/tables/{page.url.rsplit('/', 1)[1]}")
-    assert [s["bot"] for s in info["seats"]] == [None, "random", "greedy"]
+    assert [s["bot"] for s in info["seats"]] == [None, whot[0]["bot"], whot[1]["bot"]]
     assert info["bot_delay"] == 2 and info["private"] is True
 
 

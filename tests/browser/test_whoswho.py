@@ -74,7 +74,7 @@ def tricks_turn(page: Any, m: dict[str, Any], rng: random.Random) -> str:
 
 def test_play_into_a_whoswho_tricks_game_by_clicking(page: Any, server: Server) -> None:
     """Issue 7: "Who's Who: naming the Preference suit; tricks; playing a card by clicking it"."""
-    open_table(page, server, "whoswho-tricks", players=4, bots="greedy")
+    open_table(page, server, "whoswho-tricks", players=4, bots="hint")
     page.wait_for_function(READY)
     rng = random.Random(4)
     ply = -1
@@ -161,7 +161,7 @@ def test_play_into_a_whoswho_books_game_with_the_picker_and_thank_you(
 ) -> None:
     """Issue 7: "Game No. 2: asking for a card (pick a player, then a card), the "Thank you"
     button when a card was given, the books laid down per player, the public call history"."""
-    open_table(page, server, "whoswho-books", players=3, bots="greedy")
+    open_table(page, server, "whoswho-books", players=3, bots="hint")
     page.wait_for_function(READY)
     rng = random.Random(2)
     ply = -1
@@ -229,7 +229,7 @@ def test_play_into_a_whoswho_books_game_with_the_picker_and_thank_you(
 def test_whoswho_screenshots_desktop_and_phone(page: Any, server: Server) -> None:
     """Issue 7: "fits a 390-px phone without sideways scroll"; screenshots of Who's Who mid-game
     (Game No. 1 at desktop and phone size, Game No. 2 on a phone)."""
-    open_table(page, server, "whoswho-tricks", players=4, bots="greedy")
+    open_table(page, server, "whoswho-tricks", players=4, bots="hint")
     page.wait_for_function(READY)
     rng = random.Random(1)
     ply = -1
@@ -254,7 +254,7 @@ def test_whoswho_screenshots_desktop_and_phone(page: Any, server: Server) -> Non
     shoot(page, "whoswho-phone")
     no_sideways_scroll(page)
 
-    open_table(page, server, "whoswho-books", players=3, bots="greedy")
+    open_table(page, server, "whoswho-books", players=3, bots="hint")
     page.wait_for_function(READY)
     rng = random.Random(3)
     ply = -1

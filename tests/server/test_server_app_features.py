@@ -4,11 +4,13 @@ QR code, bot levels in words, option sources for the rules pages, and /docs serv
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
 from server_testkit import Seat, client, join, new_table, play_out
 
+from parlour.bots.levels import LEVEL_NAMES, levels, resolve
 from parlour.server.chat import BURST, MAX_CHAT
 
 
@@ -159,9 +161,18 @@ def test_invite_links_beyond_loopback_and_their_qr_code(sqlite_url: str) -> None
 def test_the_games_list_gives_levels_in_words_and_option_sources(sqlite_url: str) -> None:
     with client(sqlite_url) as c:
         for g in c.get("/api/games").json():
-            names = [lv["name"] for lv in g["levels"]]
-            assert names == ["easy", "medium", "hard", "expert"]
+            # each game's own levels, as the ladder measured them (parlour.bots.levels)
+            assert [(lv["name"], lv["bot"]) for lv in g["levels"]] == [
+                (lv.name, lv.bot) for lv in levels(g["name"])
+            ]
+            assert [lv["name"] for lv in g["levels"]][:2] == ["easy", "medium"]
             assert all(lv["words"] and lv["bot"] for lv in g["levels"])
+            for below, lv in itertools.pairwise(g["levels"]):
+                assert lv["vs_below"], f"{g['name']} {lv['name']}: no figure against the one below"
+                for m in lv["vs_below"]:
+                    assert m["low"] <= m["rate"] <= m["high"] and m["games"] > 0
+                    beats = f"beats {below['name']} in {m['rate']:.0%} of games"
+                    assert m["text"].startswith(beats)
             assert all(isinstance(o["source"], str) for o in g["options"])
             assert any(o["source"] for o in g["options"])
 
@@ -190,3 +201,42 @@ def test_a_finished_record_names_its_players(sqlite_url: str) -> None:
             v = ada.until("view")
         recs = c.get(f"/api/tables/{t['code']}/records").json()["games"]
         assert recs[0]["names"] == ["Ada", "greedy bot"]
+
+
+def test_a_table_with_a_bot_seat_asked_for_by_level_plays_that_levels_bot(
+    sqlite_url: str,
+) -> None:
+    top = levels("whot")[-1]
+    with client(sqlite_url) as c:
+        t = new_table(
+            c, game="whot", players=2, match="single", name="Ada", bots={"0": top.name},
+            options={"deal": 3}, bot_delay=0,
+        )  # fmt: skip
+        seats = c.get(f"/api/tables/{t['code']}").json()["seats"]
+        # the seat keeps the bot the level is today, and is named after the level
+        assert (seats[0]["bot"], seats[0]["name"]) == (top.bot, f"{top.name} bot")
+        ada = Seat(c, t["code"], t["token"], 1)
+        v = ada.until("view")
+        while v.get("result") is None:
+            if v["legal"]:
+                ada.send({"type": "move", "move": v["legal"][0], "ply": v["ply"]})
+            v = ada.until("view")
+        rec = c.get(f"/api/tables/{t['code']}/records").json()["games"][0]
+        assert rec["names"] == [f"{top.name} bot", "Ada"]
+        assert rec["moves"], "the level's bot moved first (seat 0) and the game was played out"
+
+
+@pytest.mark.parametrize("game", ["whot", "sorry", "whoswho-tricks", "whoswho-books"])
+def test_every_level_of_a_game_is_a_bot_seat_and_a_level_it_lacks_is_refused(
+    sqlite_url: str, game: str
+) -> None:
+    offered = [lv.name for lv in levels(game)]
+    with client(sqlite_url) as c:
+        for name in offered:
+            t = new_table(c, game=game, name="Ada", bots={"1": name})
+            seat = c.get(f"/api/tables/{t['code']}").json()["seats"][1]
+            assert (seat["bot"], seat["name"]) == (resolve(name, game), f"{name} bot")
+        for name in LEVEL_NAMES[len(offered) :]:
+            r = c.post("/api/tables", json={"game": game, "name": "Ada", "bots": {"1": name}})
+            assert r.status_code == 400 and r.json()["error"] == "bad_bot"
+            assert f"{game} has the levels {', '.join(offered)}" in r.json()["message"]

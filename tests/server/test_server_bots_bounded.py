@@ -19,6 +19,9 @@ BAD_SPECS = [
     ("ismcts:seconds=30", "seconds=30 is over this host's limit of 5.0"),
     ("ismcts:c=nan", "finite"),
     ("ismcts:max_playout=99999999", "max_playout"),
+    # the ladder's reference players are in no registry: the cheat reads the full state
+    ("cheat-mcts:iterations=10", "no bot 'cheat-mcts'"),
+    ("openspiel-ismcts", "no bot 'openspiel-ismcts'"),
 ]
 
 

@@ -11,6 +11,8 @@ from typing import Any
 from parlour.core import Game, Move, RulesError
 from parlour.core.registry import info
 
+from .levels import levels
+
 __all__ = ["Bot", "BotFactory", "BotLimits", "bot_names", "make_bot", "register_bot"]
 
 
@@ -93,8 +95,10 @@ def make_bot(
         params[key.strip()] = value.strip()
     factory = info(game.name).bot(name) or _GENERIC.get(name)
     if factory is None:
+        have = ", ".join(lv.name for lv in levels(game.name))
         raise RulesError(
-            f"no bot {name!r} for {game.name}; the bots are: {', '.join(bot_names(game.name))}"
+            f"no bot {name!r} for {game.name}; the levels are: {have}; "
+            f"the bots are: {', '.join(bot_names(game.name))}"
         )
     bot: Bot = factory(game, random.Random(seed), **params)
     if limits is not None:

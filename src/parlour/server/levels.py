@@ -1,8 +1,8 @@
 """Bot strength in plain words: the levels a lobby offers, each a bot spec (GET /api/games).
 
-One list for every game: a level is offered for a game when the game has its bot. (The levels are
-to be calibrated against measured strength — benchmarks/strength.py — and may change bots then;
-change them here only.)
+The levels and their figures are `parlour.bots.levels`: calibrated on the bot ladder
+(benchmarks/ladder.py), each with its measured rate against the level below. A level is offered
+for a game when the game has its bot, and a bot seat may be asked for by a level's name.
 """
 
 from __future__ import annotations
@@ -10,23 +10,49 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.bots import bot_names
+from parlour.bots.levels import LEVEL_NAMES, levels, resolve
 
-__all__ = ["LEVELS", "levels_for"]
-
-# name, bot spec, what it means to a person choosing an opponent
-LEVELS: tuple[tuple[str, str, str], ...] = (
-    ("easy", "random", "plays any legal move: good for learning the rules"),
-    ("medium", "greedy", "takes the best move it can see right now"),
-    ("hard", "hint", "plays by the rules of thumb a good player uses"),
-    ("expert", "ismcts:iterations=1000", "thinks ahead by playing out many possible games"),
-)
+__all__ = ["levels_for", "seat_bot"]
 
 
 def levels_for(game: str) -> list[dict[str, Any]]:
-    """The levels offered for `game`: {name, bot, words}, easiest first."""
+    """The levels offered for `game`, easiest first: {name, bot, words, vs_below}, where
+    `vs_below` holds, per ladder table (rule set and players), the level's rate against the level
+    below with its 95% interval and a sentence saying so (empty for the easiest, or a game the
+    ladder has not measured)."""
     have = set(bot_names(game))
-    return [
-        {"name": name, "bot": spec, "words": words}
-        for name, spec, words in LEVELS
-        if spec.split(":")[0] in have
-    ]
+    out: list[dict[str, Any]] = []
+    below = ""
+    for lv in levels(game):
+        if lv.bot.split(":")[0] in have:
+            out.append(
+                {
+                    "name": lv.name,
+                    "bot": lv.bot,
+                    "words": lv.words,
+                    "vs_below": [
+                        {
+                            "rules": m.rules,
+                            "players": m.players,
+                            "rate": m.rate,
+                            "low": m.low,
+                            "high": m.high,
+                            "games": m.games,
+                            "text": m.sentence(below),
+                        }
+                        for m in lv.vs_below
+                    ],
+                }
+            )
+        below = lv.name
+    return out
+
+
+def seat_bot(spec: str, game: str) -> tuple[str, str]:
+    """A bot seat's request — a level's name (`hard`) or a bot spec — as (the bot spec it plays,
+    the kind its seat is named after): `("greedy", "hard")` for `hard` where hard is greedy.
+    The seat keeps the spec, so a table stored today plays on with the same bot when the ladder
+    is run again and the levels move. A level the game lacks raises RulesError naming the game's
+    levels."""
+    name = spec.strip()
+    return resolve(name, game), name if name in LEVEL_NAMES else name.partition(":")[0]

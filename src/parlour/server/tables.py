@@ -25,6 +25,7 @@ from parlour.core import Match, Move, ParlourError, Result, RulesError, State
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import fresh_seed
 
+from .levels import seat_bot
 from .store import SeatRow, TableRow
 
 __all__ = [
@@ -109,8 +110,9 @@ def clean_name(name: Any) -> str:
 
 
 def _bot_names(bots: dict[int, str]) -> dict[int, str]:
-    """Display names for bot seats: "hint bot", or "random bot 1", "random bot 2" when several
-    seats have the same kind (a spec's parameters are left out of the name)."""
+    """Display names for bot seats: "hint bot" (or "hard bot", for a level), or "random bot 1",
+    "random bot 2" when several seats have the same kind (a spec's parameters are left out of the
+    name)."""
     kinds = {seat: spec.split(":")[0] for seat, spec in bots.items()}
     out: dict[int, str] = {}
     for seat in sorted(kinds):
@@ -154,12 +156,14 @@ def plan_table(
         fmt = g.match_format(match)
     except (RulesError, TypeError, ValueError) as exc:
         raise TableError(str(exc), 400, "bad_rules") from None
-    bots = dict(bots or {})
-    for seat, spec in bots.items():
+    asked, bots = dict(bots or {}), {}
+    kinds: dict[int, str] = {}  # what each bot seat is named after: a level, or the bot's kind
+    for seat, spec in asked.items():
         if not 0 <= seat < g.players:
             raise TableError(f"bot seat {seat} is not a seat (0 to {g.players - 1})")
         try:
-            make_bot(spec, g, seed=0, limits=bot_limits)
+            bots[seat], kinds[seat] = seat_bot(spec, g.name)  # a level's name is its bot's spec
+            make_bot(bots[seat], g, seed=0, limits=bot_limits)
         except RulesError as exc:
             raise TableError(str(exc), 400, "bad_bot") from None
     if correspondence:
@@ -204,7 +208,7 @@ def plan_table(
         if host_name is not None:
             host_name = host_account[1]
     host_token = new_token()
-    names = _bot_names(bots)
+    names = _bot_names(kinds)
     seats = [SeatRow(i, names.get(i), bots.get(i), None) for i in range(g.players)]
     host_seat: int | None = None
     if host_name is not None:

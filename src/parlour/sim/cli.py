@@ -13,9 +13,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from parlour.bots.levels import bot_specs, levels_help
 from parlour.core import RulesError
 from parlour.core.options import parse_assignments
-from parlour.core.registry import info
+from parlour.core.registry import games, info
 
 from .progress import game_bar
 from .simulate import RunResult, SimSpec, run
@@ -32,14 +33,17 @@ def add_commands(sub: Any, commands: dict[str, Handler]) -> None:
         help="play many games between bots and summarise them",
         description="Play many games between bots, reproducibly; summarise win rates with 95% "
         "intervals, points, game lengths and the first player's advantage.",
+        epilog=levels_help(sorted(games())),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _common(s)
     s.add_argument(
         "--bots",
         "-b",
         default="random",
-        help="comma-separated bot specs in seat order, e.g. ismcts,hint,random,random "
-        "(one name fills every seat); bots rotate round the table from game to game",
+        help="comma-separated bot specs or levels in seat order, e.g. ismcts,hint,random,random "
+        "or expert,easy (one name fills every seat); bots rotate round the table from game to "
+        "game",
     )
     s.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
     s.add_argument("--out", "-o", help="write one row per game: FILE.csv or FILE.jsonl")
@@ -51,9 +55,13 @@ def add_commands(sub: Any, commands: dict[str, Handler]) -> None:
         help="play bots round-robin across seats and rate them (openskill)",
         description="Every choice of bots for the seats, each in every rotation, in turn; "
         "openskill (Plackett-Luce) ratings from the results.",
+        epilog=levels_help(sorted(games())),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _common(t)
-    t.add_argument("--bots", "-b", required=True, help="comma-separated bot specs to rate")
+    t.add_argument(
+        "--bots", "-b", required=True, help="comma-separated bot specs or levels to rate"
+    )
     t.add_argument("--out", "-o", help="write one row per game: FILE.csv or FILE.jsonl")
     commands["tournament"] = cmd_tournament
 
@@ -77,7 +85,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _spec(args: argparse.Namespace, tournament: bool) -> SimSpec:
     gi = info(args.game)
-    bots = tuple(b.strip() for b in _split_bots(args.bots))
+    bots = tuple(bot_specs(args.bots, gi.name))  # a level's name is its bot's spec
     if not bots:
         raise RulesError("name at least one bot")
     players = args.players
@@ -99,21 +107,6 @@ def _spec(args: argparse.Namespace, tournament: bool) -> SimSpec:
         rotate=not getattr(args, "no_rotate", False),
         tournament=tournament,
     )
-
-
-def _split_bots(text: str) -> list[str]:
-    """Split `ismcts:iterations=200,c=1,hint` into bot specs: a part with `=` and no `:` belongs
-    to the bot before it."""
-    out: list[str] = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        if "=" in part and ":" not in part and out and ":" in out[-1]:
-            out[-1] += "," + part
-        else:
-            out.append(part)
-    return out
 
 
 def _play(args: argparse.Namespace, spec: SimSpec, console: Console) -> RunResult:

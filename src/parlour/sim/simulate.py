@@ -8,6 +8,10 @@ Seats. `bots` are listed in seat order. With `rotate` (the default) they turn ro
 game to game — in game `i` bot `k` sits in seat `(k + i) mod players` — so every bot plays every
 seat equally often and a seat's advantage does not pass for a bot's strength. A tournament instead
 plays each lineup from `lineups` (every choice of bots for the seats, each in every rotation).
+
+Bots come from the registry (`make_bot`), or from `maker` where a run names one: the bot ladder
+(benchmarks/ladder.py) seats its reference players so (`parlour.bots.reference`), and only those
+may be `FullStateBot`s, handed the whole state instead of a view.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 
 import parlour
 from parlour.bots import make_bot
+from parlour.bots.reference import FullStateBot
 from parlour.core import Game, RulesError
 
 __all__ = [
@@ -38,6 +43,8 @@ __all__ = [
 
 Row = dict[str, Any]
 Progress = Callable[[int], None]
+#: Builds a seat's bot from its spec, the game and a seed (the signature of `make_bot`).
+BotMaker = Callable[[str, Game[Any, Any], int], Any]
 
 
 def game_seed(master: int, i: int) -> int:
@@ -59,6 +66,8 @@ class SimSpec:
     rotate: bool = True
     tournament: bool = False
     lineups: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
+    # A module-level function, so that worker processes find it by name.
+    maker: BotMaker | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         n = self.players
@@ -89,8 +98,9 @@ class SimSpec:
     def check(self) -> None:
         """Raise RulesError now, in the parent, for a bad game, rule or bot name."""
         g = self.make_game()
+        make = self.maker or make_bot
         for b in set(self.bots):
-            make_bot(b, g, 0)
+            make(b, g, 0)
 
 
 @functools.lru_cache(maxsize=16)
@@ -106,17 +116,22 @@ def play_game(spec: SimSpec, i: int) -> Row:
     game = spec.make_game()
     seed = game_seed(spec.seed, i)
     seats = spec.seating(i)
+    make = spec.maker or make_bot
     bots = [
-        make_bot(b, game, seed ^ (0x9E3779B97F4A7C15 * (s + 1) & ((1 << 63) - 1)))
+        make(b, game, seed ^ (0x9E3779B97F4A7C15 * (s + 1) & ((1 << 63) - 1)))
         for s, b in enumerate(seats)
     ]
+    sees_all = [isinstance(b, FullStateBot) for b in bots]
     state = game.new_game(seed=seed)
     first = state.to_play
     t0 = time.perf_counter()
     while not state.is_over:
         p = state.to_play
         assert p is not None
-        state.apply(bots[p].choose(state.view(p), state.legal_moves()))
+        if sees_all[p]:  # a reference that cheats by design (parlour.bots.reference)
+            state.apply(bots[p].choose_from_state(state))
+        else:
+            state.apply(bots[p].choose(state.view(p), state.legal_moves()))
     res = state.result()
     return {
         "game": i,

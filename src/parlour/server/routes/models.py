@@ -29,8 +29,9 @@ class CreateTable(BaseModel):
     )
     bots: dict[int, str] = Field(
         default_factory=dict,
-        description="seat → bot spec for seats played by bots (see GET /api/games)",
-        examples=[{"1": "greedy", "2": "random"}],
+        description="seat → a level (easy, medium, hard, expert: GET /api/games gives each game's) "
+        "or a bot spec, for seats played by bots",
+        examples=[{"1": "hard", "2": "random"}],
     )
     move_clock: float | None = Field(
         None, description="seconds per move; 0 = off; default: the rules' own move_clock, if any"

@@ -99,15 +99,17 @@ export async function lobby(root) {
     for (let i = 0; i < n; i++) {
       if (i === 0) { rows.push(h("li", {}, h("span", {class: "seatno"}, "Seat 1"), " you")); continue; }
       const levels = g.levels?.length ? g.levels : g.bots.map((b) => ({name: b, bot: b, words: ""}));
-      const preferred = levels.find((lv) => lv.name === "hard") || levels[0];
+      // hard where the game has it; where the ladder separated fewer levels, the strongest
+      const preferred = levels.find((lv) => lv.name === "hard") || levels[levels.length - 1];
       const sel = h("select", {"data-seat": i, "aria-label": `Seat ${i + 1}`},
         h("option", {value: ""}, "a friend (invite)"),
-        levels.map((lv) => h("option", {value: lv.bot, selected: lv === preferred, title: lv.words}, `bot: ${lv.name}`)));
+        levels.map((lv) => h("option", {value: lv.bot, selected: lv === preferred, title: levelWords(lv, presetSel.value, n)}, `bot: ${lv.name}`)));
       rows.push(h("li", {}, h("span", {class: "seatno"}, `Seat ${i + 1}`), " ", sel));
     }
     const levels = (g.levels || []).filter((lv) => lv.words);
     fill(seatsBox, h("ul", {class: "plain"}, rows),
-      n > 1 && levels.length ? h("dl", {class: "levels-legend"}, levels.map((lv) => [h("dt", {}, lv.name), h("dd", {}, lv.words + ".")])) : null);
+      n > 1 && levels.length ? h("dl", {class: "levels-legend"}, levels.map((lv) => [h("dt", {}, lv.name),
+        h("dd", {}, levelWords(lv, presetSel.value, n) + ".")])) : null);
   }
 
   function overrides() {
@@ -120,7 +122,7 @@ export async function lobby(root) {
   }
 
   gameSel.addEventListener("change", drawPresets);
-  presetSel.addEventListener("change", drawOptions);
+  presetSel.addEventListener("change", () => { drawOptions(); drawSeats(); });
   players.addEventListener("change", drawSeats);
 
   const corrSel = h("select", {id: "correspondence"}, CORRESPONDENCE.map(([v, t]) => h("option", {value: v}, t)));
@@ -333,6 +335,15 @@ function mapEditor(id, option, value) {
   add.addEventListener("click", () => addRow().focus());
   box.append(add);
   return box;
+}
+
+/** What a level's bot does and, measured on the bot ladder (docs/bots.md), how often it beat the
+ * level below: the figure of these rules at this table size, else of these rules, else the first. */
+function levelWords(lv, preset, players) {
+  const figures = lv.vs_below || [];
+  const m = figures.find((f) => f.rules === preset && f.players === players)
+    || figures.find((f) => f.rules === preset) || figures[0];
+  return m ? `${lv.words}; ${m.text}` : lv.words;
 }
 
 function range(lo, hi) { const out = []; for (let i = lo; i <= hi; i++) out.push(i); return out; }
