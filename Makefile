@@ -53,10 +53,14 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/sorry_speed.py
 	$(BIN)/python benchmarks/adapter_speed.py
 	$(BIN)/python benchmarks/vector_speed.py
+	$(BIN)/python benchmarks/search_speed.py
 
-## strength: bot strength with 95% intervals (long: tens of minutes on 2 cores).
+## strength: bot strength with 95% intervals (long: tens of minutes on 2 cores), and parlour's
+##           ISMCTS against OpenSpiel's at 2-player Whot! (400 games; needs the peers).
 strength: $(STAMP)
 	$(BIN)/python benchmarks/strength.py
+	$(BIN)/python -m pip install --quiet -e '.[dev,peers]'
+	$(BIN)/python benchmarks/vs_openspiel.py
 
 ## load: the web server under N concurrent bot-played tables on loopback.
 load: $(STAMP)

@@ -2,6 +2,7 @@
 
     python benchmarks/whot_speed.py            # 3 s per figure, 8 figures
     python benchmarks/whot_speed.py --quick    # a short smoke run
+    python benchmarks/whot_speed.py --players 2 --presets nigerian --seconds 12 --rounds 12
 
 Every engine is driven by the same kind of Python loop: each turn, list the legal moves, pick one
 uniformly at random with `random.Random(seed)`, apply it, until the game ends. Whole games are
@@ -20,6 +21,10 @@ the peer's of the same round) before its min/median/max.
 * OpenSpiel `crazy_eights` (C++ engine through pybind11): chance nodes are resolved by sampling
   `chance_outcomes()`, decisions by `rng.choice(state.legal_actions())`; moves = decisions
   (draws, plays, suit nominations, passes); chance outcomes are counted separately.
+
+After the figures, untimed games played the same way say what the moves counted were on each side
+(their kinds, the legal moves on offer and the cards in hand): a check that the ratios compare like
+with like.
 
 The peers are optional (`pip install -e '.[peers]'`, as `make bench` does). Nothing is asserted:
 the script only prints figures.
@@ -219,6 +224,78 @@ def openspiel_player(pyspiel: ModuleType, players: int, max_moves: int) -> PlayG
     return play
 
 
+# --- what a move is on each side (untimed) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Census:
+    """What the moves counted were, over some games played as the timed loop plays them."""
+
+    moves: int
+    kinds: dict[str, int]  # moves by kind
+    legal: float  # legal moves on offer, a move on average
+    hand: float  # cards in the mover's hand, a move on average
+    chance: int = 0  # chance outcomes sampled by the loop (OpenSpiel)
+
+    def line(self) -> str:
+        kinds = sorted(self.kinds.items(), key=lambda kv: -kv[1])
+        shares = ", ".join(f"{k} {v / self.moves:.1%}" for k, v in kinds)
+        text = f"{shares}; {self.legal:.1f} legal moves from {self.hand:.1f} cards in hand a move"
+        if self.chance:
+            text += f"; {self.chance / self.moves:.2f} chance outcomes a move"
+        return text
+
+
+def parlour_census(parlour: ModuleType, players: int, preset: str, games: int) -> Census:
+    """The moves of `games` random games, by kind (a WHOT played with its call is `whot`)."""
+    game = parlour.make("whot", players=players, rules=preset)
+    kinds: dict[str, int] = {}
+    moves = legal_total = hand_total = 0
+    for seed in range(games):
+        choice = random.Random(seed).choice
+        state = game.new_game(seed=seed)
+        while not state.is_over:
+            legal = state.legal_moves()
+            move = choice(legal)
+            fields = move.fields()
+            kind = "whot" if fields.get("card") == "whot" else fields["kind"]
+            kinds[kind] = kinds.get(kind, 0) + 1
+            legal_total += len(legal)
+            # (the engine's own list: a view copies the events, and these games run long)
+            hand_total += len(state.hands[state.to_play])
+            moves += 1
+            state.apply(move)
+    return Census(moves, kinds, legal_total / moves, hand_total / moves)
+
+
+def openspiel_census(pyspiel: ModuleType, players: int, games: int) -> Census:
+    """The decisions of `games` random crazy_eights games, by kind (the first word of
+    `action_to_string`: Play, Draw, Pass, Nominate)."""
+    game = pyspiel.load_game("crazy_eights", {"players": players})
+    kinds: dict[str, int] = {}
+    moves = legal_total = hand_total = chance = 0
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+                chance += 1
+                continue
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            player = state.current_player()
+            kind = state.action_to_string(player, action).split()[0].lower()
+            kinds[kind] = kinds.get(kind, 0) + 1
+            legal_total += len(legal)
+            # the mover's hand: its observation starts with a pair (0 held, 1 held) for each card
+            hand_total += int(sum(state.observation_tensor(player)[1:104:2]))
+            moves += 1
+            state.apply_action(action)
+    return Census(moves, kinds, legal_total / moves, hand_total / moves, chance)
+
+
 # --- the run --------------------------------------------------------------------------------------
 
 
@@ -344,6 +421,23 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "so that changes in machine load hit all alike (default 3; 1 with --quick)",
     )
     parser.add_argument(
+        "--players",
+        default=",".join(map(str, PLAYER_COUNTS)),
+        help="table sizes to measure, comma-separated (default 2,4)",
+    )
+    parser.add_argument(
+        "--presets",
+        default=",".join(PRESETS),
+        help=f"parlour presets to measure, comma-separated (default {','.join(PRESETS)})",
+    )
+    parser.add_argument(
+        "--census-games",
+        type=int,
+        default=None,
+        help="untimed games per figure that say what its moves were (default 300 of OpenSpiel's, "
+        "a tenth as many of parlour's long random games but at least 3; 0 skips; 20 with --quick)",
+    )
+    parser.add_argument(
         "--max-moves",
         type=int,
         default=1_000_000,
@@ -358,6 +452,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds: int = args.rounds if args.rounds is not None else (1 if args.quick else 3)
     seed: int = args.seed
     cap: int = args.max_moves
+    player_counts = [int(x) for x in args.players.split(",")]
+    presets = [x for x in args.presets.split(",") if x]
+    census_games: int = (
+        args.census_games if args.census_games is not None else (20 if args.quick else 300)
+    )
 
     print("parlour Whot! speed: random play through each engine's Python API")
     print(
@@ -384,8 +483,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         notes.append(f"parlour: cannot import it ({exc}); run `pip install -e .` first.")
     if parlour is not None:
         label = f"parlour {getattr(parlour, '__version__', '?')}"
-        for players in PLAYER_COUNTS:
-            for preset in PRESETS:
+        for players in player_counts:
+            for preset in presets:
                 try:
                     play, deal = parlour_player(parlour, players, preset, cap)
                 except Exception as exc:  # the engine may still be being written: say so
@@ -405,7 +504,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         version = dist_version("whot")
         if version != WHOT_VERSION:
             notes.append(f"whot: measured version {version}, not the {WHOT_VERSION} compared.")
-        for players in PLAYER_COUNTS:
+        for players in player_counts:
             play = whot_player(whot, players, whot_deal, cap)
             plans.append(Plan("whot", f"whot {version}", "Nigerian (pkg)", players, play))
 
@@ -414,7 +513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         notes.append(f"OpenSpiel: not installed ({why}); {INSTALL_HINT}.")
     else:
         label = f"OpenSpiel {dist_version('open-spiel')}"
-        for players in PLAYER_COUNTS:
+        for players in player_counts:
             play = openspiel_player(pyspiel, players, cap)
             plans.append(Plan("openspiel", label, "crazy_eights", players, play))
 
@@ -461,7 +560,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         "             card plays, max_draw_cards=5, no reshuffle, no special cards; 'cut off'\n"
         "             counts games that ended without a winner."
     )
+    if census_games > 0:
+        print_census(parlour, pyspiel, ours, player_counts, census_games)
     return 0
+
+
+def print_census(
+    parlour: ModuleType | None,
+    pyspiel: ModuleType | None,
+    ours: Sequence[Figure],
+    player_counts: Sequence[int],
+    games: int,
+) -> None:
+    """What the moves counted were on each side, from untimed games played the same way."""
+    print()
+    print(
+        "The moves counted, by kind (untimed games played as the timed loops play them; seeds "
+        "from 0):"
+    )
+    if parlour is not None:
+        for f in ours:
+            n = max(3, games // 10)  # random Whot! games run to thousands of moves
+            census = parlour_census(parlour, f.players, f.rules, n)
+            print(f"  parlour {f.rules} {f.players}p ({n} games): {census.line()}")
+    if pyspiel is not None:
+        for players in player_counts:
+            census = openspiel_census(pyspiel, players, games)
+            print(f"  OpenSpiel crazy_eights {players}p ({games} games): {census.line()}")
+    print(
+        "  Both sides count one move per decision, each one legal-move listing, one choice and\n"
+        "  one apply: like for like. Where they differ, it is against parlour: a WHOT's call is\n"
+        "  part of its play (one move) where an 8's suit is a decision of its own in OpenSpiel\n"
+        "  (nominate), and random Whot! hands grow larger (more legal moves to list). Against\n"
+        "  OpenSpiel: its draws need a chance outcome sampled in Python (timed, not counted: the\n"
+        "  +chance column counts them), and its games are short (most cut off at 100 turns), so\n"
+        "  its deal weighs more a move."
+    )
 
 
 if __name__ == "__main__":

@@ -74,3 +74,15 @@ def test_shuffles_of_every_length_are_those_of_random_random() -> None:
             reference.shuffle(b)
             assert a == b
         assert ours.random() == reference.random()  # and the generator is left where it was
+
+
+def test_shuffle_swaps_as_random_random_does_at_every_size() -> None:
+    # `GameRng.shuffle` writes the draws out (a table of bits up to 256 cards, computed beyond).
+    for size in [*range(12), 31, 32, 33, 54, 108, 255, 256, 257, 600]:
+        for seed in range(5):
+            ours, theirs = list(range(size)), list(range(size))
+            g, r = GameRng(seed), random.Random(seed)
+            g.shuffle(ours)
+            r.shuffle(theirs)
+            assert ours == theirs
+            assert g.random() == r.random()  # and the generator is left where it would be

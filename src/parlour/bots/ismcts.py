@@ -71,6 +71,7 @@ Policy = Callable[[State, random.Random], Move]
 Evaluate = Callable[[State], Sequence[float]]
 Horizon = Callable[[State], int]
 Likely = Callable[[State, int], bool]
+Rollout = Callable[[State, random.Random, int], int]
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,11 @@ class SearchHelp:
     # (say, the suit a hint-playing namer chose is the one its dealt hand was longest in)? The
     # search then redraws, a few times at most, a determinization that is not.
     likely: Likely | None = None
+    # `rollout(state, rng, limit)`: play up to `limit` moves of `policy` (fewer if the game ends)
+    # and say how many — the same moves from the same draws as the search's own loop of
+    # `state.apply(policy(state, rng))`, written out by the game where a call per move to the
+    # policy and to the gate is much of a playout's time.
+    rollout: Rollout | None = None
 
 
 _REDRAWS = 15  # determinizations drawn at most in search of a likely one
@@ -174,6 +180,7 @@ class ISMCTSBot(Bot):
         self.model = help_.model if use_model else None
         self.settle = help_.settle
         self.likely = help_.likely if use_model else None
+        self.rollout = help_.rollout if help_.policy is not None else None
         self.last: SearchStats | None = None
 
     searches = True
@@ -225,6 +232,7 @@ class ISMCTSBot(Bot):
         model = self.model
         settle = self.settle
         likely = self.likely
+        rollout = self.rollout
         max_playout = self.max_playout
         n = game.players
         log = math.log
@@ -304,6 +312,8 @@ class ISMCTSBot(Bot):
                 limit = horizon(d)
             else:
                 limit = depth
+            if rollout is not None:
+                steps = rollout(d, rng, limit)
             while not d.is_over and (
                 steps < limit or (settle and d.to_play != me and steps < max_playout)
             ):

@@ -25,6 +25,9 @@ def fresh_seed() -> int:
     return secrets.randbits(63)
 
 
+_BITS = [(i + 1).bit_length() for i in range(256)]  # `shuffle`'s draws, by index
+
+
 def _clone(r: random.Random) -> random.Random:
     other = random.Random.__new__(random.Random)
     other.setstate(r.getstate())
@@ -81,11 +84,12 @@ class GameRng(random.Random):
         # bits, without two Python calls per card. A deal or a refill shuffles 50-odd cards, and
         # Whot! refills often. `tests/core/test_core_rng.py` holds it equal to `random.Random`.
         getrandbits = self._own().getrandbits
-        for i in reversed(range(1, len(x))):
-            n = i + 1
-            k = n.bit_length()
+        size = len(x)
+        bits = _BITS if size <= len(_BITS) else [(i + 1).bit_length() for i in range(size)]
+        for i in range(size - 1, 0, -1):
+            k = bits[i]  # (i + 1).bit_length(): the bits `_randbelow(i + 1)` draws
             j = getrandbits(k)
-            while j >= n:
+            while j > i:
                 j = getrandbits(k)
             x[i], x[j] = x[j], x[i]
 

@@ -21,6 +21,10 @@ OTHER_RULES: list[dict[str, Any]] = [
     {"rules": "nigerian", "pick_reverses": True},
     {"rules": "english", "straights": "off", "double_decking": "number"},
     {"rules": "storey-1935", "empty_pack": "shuffle", "may_draw_instead": False},
+    # the written-out pick, WHOT and draw paths under the options they read
+    {"rules": "nigerian", "whot_answers_pick": True, "whot_powers": ("reverse", "skip")},
+    {"rules": "nigerian", "empty_pack": "turn-over"},
+    {"rules": "nigerian", "star_doubling": True, "whot_on_whot": False},
 ]
 
 
@@ -36,7 +40,9 @@ def snapshot(state: WhotState) -> dict[str, Any]:
     return {k: v for k, v in vars(state).items() if k not in ("rng", "_legal")}
 
 
-def play_side_by_side(options: dict[str, Any], players: int, seeds: range) -> int:
+def play_side_by_side(
+    options: dict[str, Any], players: int, seeds: range, from_position: bool = False
+) -> int:
     game = parlour.make("whot", players=players, **options)
     compared = 0
     for seed in seeds:
@@ -44,6 +50,11 @@ def play_side_by_side(options: dict[str, Any], players: int, seeds: range) -> in
             break
         state = game.new_game(seed=seed)
         choose = Random(seed).choice
+        if from_position:
+            # a position has no events: the symbols seen lacking wait for its first play
+            for _ in range(10):
+                state.apply(choose(state.legal_moves()))
+            state = game.from_position(state.position(), seed=seed)
         while not state.is_over and compared < MOVES:
             general = state.copy()
             legal = state.legal_moves()
@@ -66,6 +77,11 @@ def test_every_preset_plays_the_same_through_the_hot_path(preset: str, players: 
 @pytest.mark.parametrize("options", OTHER_RULES, ids=lambda o: ",".join(map(str, o.values())))
 def test_rules_off_the_hot_path_play_the_same(options: dict[str, Any]) -> None:
     assert play_side_by_side(options, 3, range(4)) > 0
+
+
+@pytest.mark.parametrize("preset", ["nigerian", "storey-1935"])
+def test_games_from_a_position_play_the_same_through_the_hot_path(preset: str) -> None:
+    assert play_side_by_side({"rules": preset}, 2, range(20), from_position=True) > 0
 
 
 def test_the_protocol_apply_is_the_one_written_out() -> None:

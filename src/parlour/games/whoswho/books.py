@@ -30,9 +30,11 @@ of earlier versions (`dealer`, `hands`, `books`, `caller`) is still read, so old
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping
 from copy import deepcopy
+from operator import itemgetter
 from typing import Any
 
 from parlour.core import Game, Move, Result, RulesError, SetupError, State, to_wire
@@ -41,7 +43,7 @@ from parlour.core.options import rules_to_dict
 from parlour.core.rng import GameRng, fresh_seed
 
 from . import positions as read
-from .deck import DECK, NUMBERS, SUITS, Card, constrained_deal, parse_card, sort_cards
+from .deck import CARD_TEXT, DECK, NUMBERS, SUITS, Card, constrained_deal, parse_card, sort_cards
 from .events import (
     BookLaid,
     Called,
@@ -59,6 +61,7 @@ __all__ = ["BooksGame", "BooksState"]
 
 _BY_NUMBER: dict[int, tuple[Card, ...]] = {n: tuple(Card(n, s) for s in SUITS) for n in NUMBERS}
 _DECK_INDEX = {c: i for i, c in enumerate(DECK)}
+_NUMBER = itemgetter(0)  # a card's number (`Card` is a tuple), read in C
 
 # The events of the hot path, built once (`_CALLED` as they first happen).
 _SEATS = range(7)
@@ -106,6 +109,8 @@ class BooksGame(Game[BooksRules, "BooksState"]):
             raise RulesError(f"Who's Who is for two to seven players, not {players}")
         self.everyone = frozenset(range(players))
         self._asks = {(q, c): Ask(q, c) for q in range(players) for c in DECK}
+        # Per card, the call for it on each seat: `_calls` lists them without hashing pairs.
+        self._asks_for = {c: tuple(Ask(q, c) for q in range(players)) for c in DECK}
 
     def new_game(
         self, seed: int | None = None, position: Mapping[str, Any] | None = None, **setup: Any
@@ -278,7 +283,7 @@ class BooksState(State):
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.books: list[list[int]] = [[] for _ in range(n)]
         self.turn = 0
-        self.over = False
+        self.is_over = False
         self.pending: tuple[int, Card] | None = None  # (giver, card) awaiting "Thank you"
         # Public knowledge: for each card the table has learnt about, who may still hold it.
         self.holders: dict[Card, frozenset[int]] = {}
@@ -288,14 +293,14 @@ class BooksState(State):
     # --- the protocol -------------------------------------------------------------------------
     @property
     def to_play(self) -> int | None:
-        return None if self.over else self.turn
+        return None if self.is_over else self.turn
 
-    @property
-    def is_over(self) -> bool:
-        return self.over
+    #: Whether every book is made: a plain attribute, not a property (every playout loop reads it
+    #: once a move, and a property is a call); set on every state.
+    is_over = False
 
     def _legal_moves(self) -> list[Move]:
-        if self.over:
+        if self.is_over:
             return []
         rules = self.game.rules
         if self.pending is not None:
@@ -308,27 +313,92 @@ class BooksState(State):
         return list(self._calls())
 
     def _calls(self) -> list[Move]:
+        """Every call: on each other seat with cards in turn, for each card wanted (`_wanted`)."""
+        targets, wanted = self._call_parts()
+        calls: list[Move] = []
+        for q in targets:
+            calls += map(itemgetter(q), wanted)
+        return calls
+
+    def _call_parts(self) -> tuple[list[int], list[tuple[Ask, ...]]]:
+        """The seats that may be called on (every other seat with cards, in order) and the cards
+        that may be called for — of a number held (or of every number not booked, without
+        `caller_must_hold`), not held — each as its calls on every seat (`_asks_for`)."""
         p = self.turn
-        hand = self.hands[p]
+        hands = self.hands
+        hand = hands[p]
         mine = set(hand)
         if self.game.rules.caller_must_hold:
-            numbers = sorted({c.number for c in hand})
+            numbers = sorted(set(map(_NUMBER, hand)))
         else:
             booked = {b for bs in self.books for b in bs}
             numbers = [x for x in NUMBERS if x not in booked]
-        wanted = [c for x in numbers for c in _BY_NUMBER[x] if c not in mine]
-        asks = self.game._asks
-        return [
-            asks[(q, c)]
-            for q in range(self.game.players)
-            if q != p and self.hands[q]
-            for c in wanted
-        ]
+        asks_for = self.game._asks_for
+        wanted = [asks_for[c] for x in numbers for c in _BY_NUMBER[x] if c not in mine]
+        targets = [q for q in range(self.game.players) if q != p and hands[q]]
+        return targets, wanted
+
+    def random_call(self, rng: random.Random) -> Move:
+        """`rng.choice(self.legal_moves())` — the same move from the same draw — without listing
+        every call while no "Thank you" is owed: the calls are the targets by the wanted cards,
+        in that order, so the draw's index names its target and card (a playout's move)."""
+        if self._legal is not None or self.is_over or self.pending is not None:
+            return rng.choice(self.legal_moves())
+        targets, wanted = self._call_parts()
+        i = rng.choice(range(len(targets) * len(wanted)))
+        return wanted[i % len(wanted)][targets[i // len(wanted)]]
+
+    def playout(self, rng: random.Random, limit: int) -> int:
+        """Play up to `limit` moves (fewer if the game ends) as `books_playout` chooses them: "Thank
+        you" when owed, else `random_call` — the same moves from the same draws as
+        `apply(books_playout(self, rng))` again and again, without a call per move to the policy,
+        to `random_call` and to the gate (every call drawn is legal). Returns the moves played."""
+        history, apply_, choice = self.history, self._apply, rng.choice
+        self._legal = None
+        steps = 0
+        while steps < limit and not self.is_over:
+            if self.pending is not None:
+                move: Move = THANK
+            else:
+                targets, wanted = self._call_parts()
+                k = len(wanted)
+                i = choice(range(len(targets) * k))
+                move = wanted[i % k][targets[i // k]]
+            history.append(move)
+            apply_(move)
+            steps += 1
+        return steps
+
+    def _may_call(self, move: Ask) -> bool:
+        """Whether `move` is one of `_legal_moves()`' calls, read off the rules (see `_calls`)."""
+        if self.is_over or (self.pending is not None and not self.game.rules.success_keeps_turn):
+            return False
+        q, c = move.target, move.card
+        p = self.turn
+        hands = self.hands
+        if q == p or not 0 <= q < self.game.players or not hands[q] or c not in _DECK_INDEX:
+            return False
+        hand = hands[p]
+        if c in hand:
+            return False
+        if self.game.rules.caller_must_hold:
+            return c.number in map(_NUMBER, hand)
+        return not any(c.number in bs for bs in self.books)
+
+    def apply(self, move: Move | str) -> Move:
+        # A call whose legality the rules settle at once is played without listing every call
+        # (~90 a turn): the search's playouts call on every move. Anything else, and any move
+        # refused, goes through the protocol's gate as ever.
+        if self._legal is None and type(move) is Ask and self._may_call(move):
+            self.history.append(move)
+            self._apply(move)
+            return move
+        return State.apply(self, move)
 
     def why_illegal(self, move: Move) -> str | None:
         """The rule that refuses `move` now, in words: "you must say thank you first", "you may
         call only for a number you hold: you hold no 7s", "you cannot call on yourself", ..."""
-        if self.over:
+        if self.is_over:
             return None
         p = self.turn
         if isinstance(move, Thank):
@@ -357,7 +427,8 @@ class BooksState(State):
 
     def _apply(self, move: Move) -> None:
         p = self.turn
-        if isinstance(move, Thank):
+        # The move's class compared, not isinstance: Move is an ABC, whose isinstance is a call.
+        if type(move) is Thank:
             assert self.pending is not None
             giver, card = self.pending
             self.pending = None
@@ -365,15 +436,15 @@ class BooksState(State):
             self.events.append(_thanked(p, giver, card))
             self._kept(p)
             return
-        assert isinstance(move, Ask)
+        assert type(move) is Ask
         if self.pending is not None:
             giver, card = self.pending
             self.pending = None
             self.hands[p].remove(card)
             self.hands[giver] = sort_cards([*self.hands[giver], card])
             self.holders[card] = frozenset((giver,))
-            self.log.append({"kind": "return", "player": p, "to": giver, "card": str(card)})
-            self.events.append(Returned(p, giver, str(card)))
+            self.log.append({"kind": "return", "player": p, "to": giver, "card": CARD_TEXT[card]})
+            self.events.append(Returned(p, giver, CARD_TEXT[card]))
             self.turn = giver
             return
         q, card = move.target, move.card
@@ -382,7 +453,7 @@ class BooksState(State):
             self.hands[p] = sort_cards([*self.hands[p], card])
             self.holders[card] = frozenset((p,))
             self.log.append(
-                {"kind": "call", "player": p, "target": q, "card": str(card), "given": True}
+                {"kind": "call", "player": p, "target": q, "card": CARD_TEXT[card], "given": True}
             )
             self.events.append(_called(p, q, card, True))
             if self.game.rules.thank_you:
@@ -392,7 +463,7 @@ class BooksState(State):
             return
         self.holders[card] = self.holders.get(card, self.game.everyone) - {p, q}
         self.log.append(
-            {"kind": "call", "player": p, "target": q, "card": str(card), "given": False}
+            {"kind": "call", "player": p, "target": q, "card": CARD_TEXT[card], "given": False}
         )
         # Seed 004: "When a player fails to get the card called for, the turn to call goes to the
         # player he last called on."
@@ -408,9 +479,12 @@ class BooksState(State):
             self._pass_on(p)
 
     def _lay_books(self, p: int) -> None:
-        counts = Counter(c.number for c in self.hands[p])
-        for number, k in sorted(counts.items()):
-            if k == 4:
+        # Four of a number, its numbers sorted: the same number four places on (a number has only
+        # four cards, so each book is found once, in order of number).
+        numbers = sorted(map(_NUMBER, self.hands[p]))
+        for i in range(len(numbers) - 3):
+            if numbers[i] == numbers[i + 3]:
+                number = numbers[i]
                 self.hands[p] = [c for c in self.hands[p] if c.number != number]
                 self.books[p].append(number)
                 for c in _BY_NUMBER[number]:
@@ -431,15 +505,15 @@ class BooksState(State):
         raise AssertionError("no player holds a card but the books are not all made")
 
     def _over(self) -> bool:
-        return sum(len(b) for b in self.books) == len(NUMBERS)
+        return sum(map(len, self.books)) == len(NUMBERS)
 
     def _finish(self) -> None:
-        self.over = True
+        self.is_over = True
         res = self.result()
         self.events.append(GameOver(res.winners, res.points, "book"))
 
     def result(self) -> Result:
-        if not self.over:
+        if not self.is_over:
             raise ValueError("the game is not over")
         points = tuple(len(b) for b in self.books)
         best = max(points)
@@ -482,7 +556,7 @@ class BooksState(State):
         v["log"] = [dict(e) for e in self.log]
         if player is not None:
             v["hand"] = [str(c) for c in self.hands[player]]
-        if self.over:
+        if self.is_over:
             v["result"] = self.result().to_dict()
         return v
 
@@ -547,7 +621,7 @@ class BooksState(State):
                 f"position: {pending[1]} was given to player {turn} in front of everyone: "
                 f"holders says [{turn}]"
             )
-        self.dealer, self.turn, self.over = dealer, turn, over
+        self.dealer, self.turn, self.is_over = dealer, turn, over
         self.hands, self.books = hands, books
         self.pending, self.holders = pending, holders
         self.log = self._read_log(pos.get("log", []))
@@ -635,7 +709,7 @@ class BooksState(State):
 
     def _load_public(self, d: dict[str, Any]) -> None:
         self.dealer = d["dealer"]
-        self.over = d["is_over"]
+        self.is_over = d["is_over"]
         self.turn = d["to_play"] if d["to_play"] is not None else 0
         self.books = [list(b) for b in d["books"]]
         pend = d["pending"]
@@ -654,7 +728,7 @@ class BooksState(State):
             "setup": dict(self.setup),
             "history": [str(m) for m in self.history],
             "rng": self.rng.to_jsonable(),
-            "is_over": self.over,
+            "is_over": self.is_over,
             "to_play": self.to_play,
             "dealer": self.dealer,
             "books": [list(b) for b in self.books],

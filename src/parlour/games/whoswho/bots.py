@@ -20,6 +20,7 @@ from typing import Any
 from parlour.bots.base import Bot
 from parlour.core import Move, State
 
+from .books import BooksState
 from .deck import Card, parse_card
 from .notation import THANK, Ask, Play, Prefer
 from .tricks import trick_winner
@@ -97,10 +98,25 @@ class BooksGreedyBot(Bot):
 # --- help for search bots (ISMCTS playouts on sampled full states) ------------------------------
 def books_playout(state: State, rng: random.Random) -> Move:
     """Random calls, but never forgetting "Thank you": uniformly random play forgets it nearly every
-    time and runs to thousands of moves; this keeps a playout to a few hundred."""
+    time and runs to thousands of moves; this keeps a playout to a few hundred. (The call is
+    `rng.choice(state.legal_moves())`, drawn without listing every call: `random_call`.)"""
     if getattr(state, "pending", None) is not None:
         return THANK
+    if isinstance(state, BooksState):
+        return state.random_call(rng)
     return rng.choice(state.legal_moves())
+
+
+def books_rollout(state: State, rng: random.Random, limit: int) -> int:
+    """`limit` moves of `books_playout` (fewer if the game ends), the search's `rollout`: Game
+    No. 2's own loop (`BooksState.playout`) where the state is one."""
+    if isinstance(state, BooksState):
+        return state.playout(rng, limit)
+    steps = 0
+    while steps < limit and not state.is_over:
+        state.apply(books_playout(state, rng))
+        steps += 1
+    return steps
 
 
 def books_evaluate(state: State) -> Sequence[float]:

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from parlour.core import IllegalMove
 
 __all__ = [
+    "CARD_TEXT",
     "COLOURS",
     "DECK",
     "EMBLEMS",
@@ -130,6 +131,8 @@ DECK: tuple[Card, ...] = tuple(Card(n, s) for s in SUITS for n in NUMBERS)
 NAMES: dict[Card, str] = {Card(n, s): _NAMES[s][n - 3] for s in SUITS for n in NUMBERS}
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 _CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in DECK}
+#: Each card's text, `str(card)`, looked up (`Card.__str__` is a Python call): for hot paths.
+CARD_TEXT: dict[Card, str] = {c: t for t, c in _CARD_BY_TEXT.items()}
 
 _NUMBER_WORDS = {
     "three": 3,
@@ -198,9 +201,17 @@ def parse_card(text: str) -> Card:
     return Card(parse_number(words[0]), parse_suit(" ".join(words[1:])))
 
 
+# Each card's place in `sort_cards`' order, read by the sort in C (a key function in Python was
+# most of the time of the search's deals and sorted hands).
+_SORT_KEY: dict[Card, int] = {
+    c: i for i, c in enumerate(sorted(DECK, key=lambda c: (_SUIT_ORDER[c.suit], c.number)))
+}
+_SORT_KEY_OF = _SORT_KEY.__getitem__
+
+
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """Suit by suit (Money, Society, Brains, Sport), low to high within a suit."""
-    return sorted(cards, key=lambda c: (_SUIT_ORDER[c.suit], c.number))
+    return sorted(cards, key=_SORT_KEY_OF)
 
 
 _TRIES = 12

@@ -30,7 +30,7 @@ from parlour.bots.base import Bot
 from parlour.bots.ismcts import SearchHelp
 from parlour.core import Move, State
 
-from .bots import BooksGreedyBot, books_evaluate, books_playout
+from .bots import BooksGreedyBot, books_evaluate, books_playout, books_rollout
 from .deck import DECK, NUMBERS, SUITS, Card, parse_card
 from .notation import Play, Prefer
 from .tricks import TricksState, winning_play
@@ -306,4 +306,4 @@ TRICKS_SEARCH = SearchHelp(
     likely=named_as_hint,
 )
 # Game No. 2: random calls that never forget "Thank you", and books made as the evaluation.
-BOOKS_SEARCH = SearchHelp(books_playout, books_evaluate, depth=40)
+BOOKS_SEARCH = SearchHelp(books_playout, books_evaluate, depth=40, rollout=books_rollout)

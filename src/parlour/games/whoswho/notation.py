@@ -20,12 +20,11 @@ No. 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from parlour.core import IllegalMove, Move
 
-from .deck import SUITS, Card, parse_card, parse_suit
+from .deck import DECK, SUITS, Card, parse_card, parse_suit
 
 __all__ = [
     "THANK",
@@ -38,9 +37,50 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class Prefer(Move):
+class _Interned(Move):
+    """A move whose equal moves are one object: `Prefer("money")` always gives the same object, so
+    equality and hashing are by identity (C-level: the legal-move check in every `apply` and the
+    search tree's dicts of moves cost a pointer comparison, where a dataclass's `__eq__` and
+    `__hash__` were Python calls). Immutable; pickles and copies back to the same object."""
+
+    __slots__ = ()
+    _cache: ClassVar[dict[Any, _Interned]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._cache = {}
+
+    def _make(self, names: tuple[str, ...], values: tuple[Any, ...]) -> None:
+        for name, value in zip(names, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __copy__(self) -> _Interned:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Interned:
+        return self
+
+
+class Prefer(_Interned):
+    __slots__ = ("suit",)
     suit: str
+
+    def __new__(cls, suit: str) -> Prefer:
+        got = cls._cache.get(suit)
+        if got is None:
+            new = object.__new__(cls)
+            new._make(("suit",), (suit,))
+            got = cls._cache.setdefault(suit, new)  # (another thread may have made it meanwhile)
+        return got  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Prefer, (self.suit,))
 
     def __str__(self) -> str:
         return f"prefer {self.suit}"
@@ -49,9 +89,20 @@ class Prefer(Move):
         return {"kind": "prefer", "suit": self.suit}
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class Play(Move):
+class Play(_Interned):
+    __slots__ = ("card",)
     card: Card
+
+    def __new__(cls, card: Card) -> Play:
+        got = cls._cache.get(card)
+        if got is None:
+            new = object.__new__(cls)
+            new._make(("card",), (Card(*card),))
+            got = cls._cache.setdefault(card, new)
+        return got  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Play, (self.card,))
 
     def __str__(self) -> str:
         return f"play {self.card.number} {self.card.suit}"
@@ -61,10 +112,22 @@ class Play(Move):
         return {"kind": "play", "card": str(c), "number": c.number, "suit": c.suit}
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class Ask(Move):
+class Ask(_Interned):
+    __slots__ = ("card", "target")
     target: int  # player index, from 0
     card: Card
+
+    def __new__(cls, target: int, card: Card) -> Ask:
+        key = (target, card)
+        got = cls._cache.get(key)
+        if got is None:
+            new = object.__new__(cls)
+            new._make(("target", "card"), (target, Card(*card)))
+            got = cls._cache.setdefault(key, new)
+        return got  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Ask, (self.target, self.card))
 
     def __str__(self) -> str:
         return f"ask {self.target + 1} for {self.card.number} {self.card.suit}"
@@ -80,8 +143,18 @@ class Ask(Move):
         }
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class Thank(Move):
+class Thank(_Interned):
+    __slots__ = ()
+
+    def __new__(cls) -> Thank:
+        got = cls._cache.get(None)
+        if got is None:
+            got = cls._cache.setdefault(None, object.__new__(cls))
+        return got  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Thank, ())
+
     def __str__(self) -> str:
         return "thank"
 
@@ -90,6 +163,13 @@ class Thank(Move):
 
 
 THANK = Thank()
+# Every move of a game of up to seven, made now: later they are only looked up.
+for _suit in SUITS:
+    Prefer(_suit)
+for _card in DECK:
+    Play(_card)
+    for _seat in range(7):
+        Ask(_seat, _card)
 
 
 def _clean(text: object) -> str:

@@ -268,5 +268,5 @@ class BooksObserver(_SeatObserver):
         if x != self.to_play:
             self._one_hot("to_play", self.to_play, x)
             self.to_play = x
-            mv[self.at["is_over"]] = st.over
+            mv[self.at["is_over"]] = st.is_over
         return self.vec.copy()

@@ -106,9 +106,43 @@ REASONS = {
     "blocked": "every player went to market and found nothing; the lowest hand wins",
 }
 
-# The events of the hot path, built once: `_PLAYED[move][player]`, `_DREW[player]`.
+# The events of the hot path, built once (a NamedTuple's construction is a Python call):
+# `_PLAYED[move][player]`, `_DREW[player]` (one card), `_DREW_PICK[cards][player]` (a pick, up to
+# 16 cards), `_SUSPENDED[player]`, `_GENERAL_MARKET[player]`, `_REFILLED[shuffled]`.
 _PLAYED: dict[WhotMove, list[Played]] = {}
 _DREW = [Drew(p, 1) for p in range(64)]
+_DREW_PICK = [[Drew(p, k) for p in range(64)] for k in range(17)]
+_SUSPENDED = [Suspended(p) for p in range(64)]
+_GENERAL_MARKET = [GeneralMarket(p) for p in range(64)]
+_REFILLED = (Refilled(shuffled=False), Refilled(shuffled=True))
+
+# The hot path's legal-move tables, indexed by the card (an int up to WHOT): a card's plain move
+# where it may be played, else None. A list indexed by an int is the cheapest test CPython has: a
+# `c in frozenset` per card of the hand cost 30% more instructions, and C-level `filter`/`map`
+# over the hand more still (the calls, for hands of 5 to 20 cards).
+_CARD_SLOTS = WHOT + 1
+# `_PICK_MOVES[number]`: the cards of that number, which answer a pick of it (pick_stacking).
+_PICK_MOVES: list[list[WhotMove | None]] = [
+    [PLAIN.get(c) if c >> 3 == num else None for c in range(_CARD_SLOTS)] for num in range(21)
+]
+# `_FOLLOW_MOVES[ko][call_sym * 32 + call_num + 1]`: the cards that may follow that call (WHOT
+# aside), as `WhotGame.follows` has them; built when a rule set first needs them. A WHOT's entry
+# is `_WHOT_HELD`, a marker (never a legal move), so the scan of the hand that lists the moves
+# also sees whether it holds a WHOT: `WHOT in hand` compared every card again, as many
+# instructions as the scan itself.
+_FOLLOW_MOVES: dict[bool, list[list[WhotMove | None]]] = {}
+_WHOT_HELD = WhotMove("play", WHOT, -1, "", "")
+
+
+def _follow_moves(follows: list[frozenset[int]], ko: bool) -> list[list[WhotMove | None]]:
+    tables = _FOLLOW_MOVES.get(ko)
+    if tables is None:
+        tables = _FOLLOW_MOVES[ko] = [
+            [PLAIN.get(c) if c in f else None for c in range(_CARD_SLOTS)] for f in follows
+        ]
+        for table in tables:
+            table[WHOT] = _WHOT_HELD
+    return tables
 
 
 def _played(p: int, move: WhotMove) -> Played:
@@ -192,6 +226,17 @@ class WhotGame(Game[WhotRules, "WhotState"]):
             for step in (-1, 0, 1)
         }
         self.kinds = kinds
+        self.follow_moves = _follow_moves(self.follows, ko)
+        # Each card's symbol, number and power (None: none), by the card (`c & 7` and `c >> 3` are
+        # not specialised by CPython 3.11: a generic call each), and the events of every move the
+        # hot path plays.
+        self.card_info: list[tuple[int, int, str | None]] = [
+            (c & 7, c >> 3, self.power_of.get(c >> 3)) for c in range(_CARD_SLOTS)
+        ]
+        for m in (*PLAIN.values(), *self.whot_moves):
+            _played(0, m)
+        self.pick_stacking = rules.pick_stacking
+        self.whot_answers_pick = rules.whot_answers_pick
 
     def new_game(
         self,
@@ -315,7 +360,7 @@ class WhotState(State):
         self.owed: tuple[tuple[int, str], ...] = ()
         # nothing_to_draw=pass: the players who went to market in a row and found nothing.
         self.dry = 0
-        self.winners: tuple[int, ...] = ()
+        self.is_over = False  # (on the state: a class attribute is a slower read in CPython 3.11)
         self.events: list[Any] = []  # typed events (.events)
         # The symbols each seat was seen not to follow, bit `5 * seat + symbol`: what
         # `lacks_from_events` reads from the events, kept up event by event (for the hint bot's
@@ -323,7 +368,8 @@ class WhotState(State):
         # equality. The events' call is `call_sym`, except in a chosen position before its first
         # play (its call card was never called by an event): then bit `5 * n` is set too. (One
         # field, an int: a 30th attribute makes CPython 3.11 give up the shared-key instance
-        # dict, which slows every attribute access of the engine.)
+        # dict, which slows every attribute access of the engine. So `winners`, set once the
+        # game is over, lives on the class until then.)
         self.lacks = 0
 
     def _deal(self, dealer: int) -> None:
@@ -511,9 +557,11 @@ class WhotState(State):
         return self.current
 
     #: Whether the game is over (`current` is None): a plain attribute, not a property, since
-    #: every playout loop reads it once a move and a property is a call. False here, on the class;
-    #: `_finish` sets it on the state (and `_build`, for a finished game loaded).
+    #: every playout loop reads it once a move and a property is a call. Set on every state
+    #: (`_init_empty`, `_finish`, `_build`), and so read at the speed of one.
     is_over = False
+    #: Who won: set by `_finish`; on the class until then (see `lacks` in `_init_empty`).
+    winners: tuple[int, ...] = ()
 
     def result(self) -> Result:
         if self.current is not None:
@@ -595,23 +643,34 @@ class WhotState(State):
         if legal is None:
             p = self.current
             g = self.game
-            if (
-                p is None
-                or self.turn_cards
-                or self.pending_pick
-                or self.pending_skip
-                or self.free
-                or not g.fast
-            ):
+            if p is None or self.turn_cards or self.pending_skip or not g.fast:
+                moves = self._legal_moves()
+            elif self.pending_pick:  # `_legal_in_general`'s pick, written out
+                hand = self.hands[p]
+                moves = []
+                if g.pick_stacking:
+                    table = _PICK_MOVES[self.pick_num]
+                    for c in hand if g.single_pack else dict.fromkeys(hand):
+                        m = table[c]
+                        if m is not None:
+                            moves.append(m)
+                if g.whot_answers_pick and WHOT in hand:
+                    moves += g.whot_moves
+                moves.append(DRAW)
+            elif self.free:
                 moves = self._legal_moves()
             else:  # `_legal_moves`' fast path
-                hand = self.hands[p]
-                fset = g.follows[self.call_sym * 32 + self.call_num + 1]
+                table = g.follow_moves[self.call_sym * 32 + self.call_num + 1]
                 moves = []
-                for c in hand if g.single_pack else dict.fromkeys(hand):
-                    if c in fset:
-                        moves.append(PLAIN[c])
-                if WHOT in hand and (g.whot_on_whot or self.pile[-1] != WHOT):
+                whot = False
+                for c in self.hands[p] if g.single_pack else dict.fromkeys(self.hands[p]):
+                    m = table[c]
+                    if m is not None:
+                        if m is _WHOT_HELD:
+                            whot = True
+                        else:
+                            moves.append(m)
+                if whot and (g.whot_on_whot or self.pile[-1] != WHOT):
                     moves += g.whot_moves
                 if not moves or g.draw_always:
                     moves.append(DRAW)
@@ -648,8 +707,7 @@ class WhotState(State):
                         known.remove(c)
                     self.pile.append(c)
                     self.free = False
-                    evs = _PLAYED.get(m)
-                    self.events.append(evs[p] if evs is not None else _played(p, m))
+                    self.events.append(_PLAYED[m][p])  # (built for every move of the hot path)
                     if c == WHOT:
                         self.call_sym, self.call_num = m.call, -1
                         if self.pending_pick:  # a WHOT answering a pick (option) cancels it
@@ -660,36 +718,63 @@ class WhotState(State):
                         else:
                             self.current = (p + self.direction) % self.n
                         return m
-                    sym = self.call_sym = c & 7
-                    self.call_num = c >> 3
+                    sym, num, power = g.card_info[c]
+                    self.call_sym = sym
+                    self.call_num = num
                     if self.lacks >> (5 * p + sym) & 1:  # it holds the symbol after all
                         self.lacks ^= 1 << (5 * p + sym)
-                    power = g.power_of.get(c >> 3)
                     if power is None:
                         self.current = (p + self.direction) % self.n
                     elif power in PICK_AMOUNT:  # seed 002: the next player picks, or answers
                         self.pending_pick += PICK_AMOUNT[power]
-                        self.pick_num = c >> 3
+                        self.pick_num = num
                         self.current = (p + self.direction) % self.n
                     elif power == "hold_on":  # seed 002: "can play again"
                         self.current = p
-                    else:  # suspension, general market
+                    elif power == "suspension":  # `_end_turn`'s, the next player is skipped
+                        d = self.direction
+                        self.events.append(_SUSPENDED[(p + d) % self.n])
+                        self.current = (p + 2 * d) % self.n
+                    else:  # general market
                         self._end_turn(p, c)
                     return m
-            elif kind == "draw" and not self.pending_pick and self.pack and not g.market_ends:
-                # One card from a market it does not empty for good: `_apply`'s draw and `_draw`
-                # without the refill, the end of the market and the blocked game.
-                self.events.append(_DREW[p])
-                call = self.call_sym
-                if call >= 0 and not self.lacks >> (5 * p + call) & 1:
-                    self._note_lack(1 << (5 * p + call))
-                self.pick_num = -1
-                c = self.pack.pop()
-                self.hands[p].append(c)
-                if self.pack_public:
-                    self.known[p].append(c)
-                self.current = (p + self.direction) % self.n
-                return m
+            elif kind == "draw" and not g.market_ends:
+                k = self.pending_pick
+                pack = self.pack
+                if not k:
+                    if pack:
+                        # One card from a market it does not empty for good: `_apply`'s draw and
+                        # `_draw` without the refill, the end of the market and the blocked game.
+                        self.events.append(_DREW[p])
+                        call = self.call_sym
+                        if call >= 0:
+                            lacks = self.lacks
+                            bit = 1 << (5 * p + call)
+                            if not lacks & bit:
+                                if lacks >> 5 * self.n:  # (a position's mark: `_note_lack`)
+                                    self._note_lack(bit)
+                                else:
+                                    self.lacks = lacks | bit
+                        self.pick_num = -1
+                        c = pack.pop()
+                        self.hands[p].append(c)
+                        if self.pack_public:
+                            self.known[p].append(c)
+                        self.current = (p + self.direction) % self.n
+                        return m
+                elif k > 1 and len(pack) >= k:
+                    # A pick the market holds (a pick of 1, set up in a position, notes a lack
+                    # too: `_apply`): `_apply`'s draw, the same way.
+                    self.pending_pick = 0
+                    self.pick_num = -1
+                    self.events.append(_DREW_PICK[k][p] if k <= 16 else Drew(p, k))
+                    hand = self.hands[p]
+                    for _ in range(k):
+                        hand.append(pack.pop())
+                    if self.pack_public:
+                        self.known[p] += hand[-k:]
+                    self.current = (p + self.direction) % self.n
+                    return m
         self._apply(m)
         return m
 
@@ -702,12 +787,13 @@ class WhotState(State):
         if self.turn_cards or self.pending_pick or self.pending_skip or self.free or not g.fast:
             return self._legal_in_general(p, hand)
         # The common case, kept lean: follow the call by symbol or number, or play a WHOT.
-        fset = g.follows[self.call_sym * 32 + self.call_num + 1]
+        table = g.follow_moves[self.call_sym * 32 + self.call_num + 1]
         # (`legal_moves` writes this path out: keep the two the same)
         moves = []
         for c in hand if g.single_pack else dict.fromkeys(hand):
-            if c in fset:
-                moves.append(PLAIN[c])
+            m = table[c]
+            if m is not None and m is not _WHOT_HELD:
+                moves.append(m)
         if WHOT in hand and (g.whot_on_whot or self.pile[-1] != WHOT):
             moves += g.whot_moves
         if not moves or g.draw_always:
@@ -825,7 +911,7 @@ class WhotState(State):
             k = self.pending_pick or 1
             self.pending_pick = 0
             self.pick_num = -1
-            self.events.append(_DREW[p] if k == 1 else Drew(p, k))
+            self.events.append(_DREW[p] if k == 1 else _DREW_PICK[k][p] if k <= 16 else Drew(p, k))
             call = self.call_sym
             if k == 1 and call >= 0 and not self.lacks >> (5 * p + call) & 1:
                 self._note_lack(1 << (5 * p + call))
@@ -999,13 +1085,13 @@ class WhotState(State):
                 self._draw(q, 1)
                 if self.current is None:
                     return
-            self.events.append(GeneralMarket(p))
+            self.events.append(_GENERAL_MARKET[p])
             if penalised:
                 self._advance(p, 1)
             else:
                 self.current = p
         elif power == "suspension":
-            self.events.append(Suspended(self._next(p, 1)))
+            self.events.append(_SUSPENDED[self._next(p, 1)])
             self._advance(p, 2)
         else:  # pick_two / pick_three
             # seed 002: "that player must pick two cards for every 2-cards that was played" —
@@ -1112,12 +1198,12 @@ class WhotState(State):
                 # the first card played is on top — and everyone saw the order.
                 self.pack = under[::-1]
                 self.pack_public = True
-                self.events.append(Refilled(shuffled=False))
+                self.events.append(_REFILLED[False])
             else:
                 self.rng.shuffle(under)
                 self.pack = under
                 self.pack_public = False
-                self.events.append(Refilled(shuffled=True))
+                self.events.append(_REFILLED[True])
             self.dry = 0
             return True
         if mode == "end":
