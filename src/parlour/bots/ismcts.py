@@ -71,6 +71,7 @@ Policy = Callable[[State, random.Random], Move]
 Evaluate = Callable[[State], Sequence[float]]
 Horizon = Callable[[State], int]
 Likely = Callable[[State, int], bool]
+Worth = Callable[[State, list[Move]], list[Move]]
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,10 @@ class SearchHelp:
     # (say, the suit a hint-playing namer chose is the one its dealt hand was longest in)? The
     # search then redraws, a few times at most, a determinization that is not.
     likely: Likely | None = None
+    # `worth(state, legal)`: the searcher's moves worth weighing, where some legal moves are never
+    # better than another (Who's Who Game No. 2: forgetting to say "Thank you"). The search
+    # branches only on these; the bot still answers from the legal moves.
+    worth: Worth | None = None
 
 
 _REDRAWS = 15  # determinizations drawn at most in search of a likely one
@@ -174,6 +179,7 @@ class ISMCTSBot(Bot):
         self.model = help_.model if use_model else None
         self.settle = help_.settle
         self.likely = help_.likely if use_model else None
+        self.worth = help_.worth
         self.last: SearchStats | None = None
 
     searches = True
@@ -200,16 +206,33 @@ class ISMCTSBot(Bot):
         what an analysis needs for the noise of its estimates (in `paired` mode the k-th visit of
         every root move was made on the same determinization)."""
         start = time.perf_counter()
+        game = self.game
         me = view.get("viewer")
         if not isinstance(me, int):
             raise RulesError("ismcts needs a player's view")
+        rng = self.rng
+        likely = self.likely
+
+        def draw() -> State:
+            d: State = game.sample_state(view, GameRng(rng.getrandbits(63)))
+            if likely is not None:
+                for _ in range(_REDRAWS):
+                    if likely(d, me):
+                        break
+                    d = game.sample_state(view, GameRng(rng.getrandbits(63)))
+            return d
+
+        pool: list[State] = []
+        worth = self.worth
+        if worth is not None and len(legal) > 1:
+            # What is worth weighing depends only on what the seat knows: any determinization,
+            # here the pool's first, says it.
+            pool.append(draw())
+            legal = worth(pool[0], legal)
         if len(legal) == 1:
             return SearchStats(0, 0.0, ((legal[0], 0, float("nan")),))
-        rng = self.rng
-        game = self.game
         deadline = None if self.seconds is None else start + self.seconds
         budget = self.iterations if deadline is None else 1 << 62
-        pool: list[State] = []
         paired = self.paired
         k = len(legal)
         if deadline is not None:
@@ -224,7 +247,6 @@ class ISMCTSBot(Bot):
         horizon = self.horizon
         model = self.model
         settle = self.settle
-        likely = self.likely
         max_playout = self.max_playout
         n = game.players
         log = math.log
@@ -236,12 +258,7 @@ class ISMCTSBot(Bot):
                 break
             j = it // k if paired else it
             if j >= len(pool) and len(pool) < pool_size:
-                d = game.sample_state(view, GameRng(rng.getrandbits(63)))
-                if likely is not None:
-                    for _ in range(_REDRAWS):
-                        if likely(d, me):
-                            break
-                        d = game.sample_state(view, GameRng(rng.getrandbits(63)))
+                d = draw()
                 pool.append(d.copy())
             else:
                 d = pool[j % len(pool)].copy()
@@ -272,7 +289,7 @@ class ISMCTSBot(Bot):
                     d.apply(m)
                     node = child
                     continue
-                moves = d.legal_moves()
+                moves = d.legal_moves() if worth is None else worth(d, d.legal_moves())
                 untried = [m for m in moves if m not in children]
                 if untried:
                     m = choice(untried)
@@ -293,7 +310,7 @@ class ISMCTSBot(Bot):
                     ch.avail += 1
                     if v > best_v:
                         best_v, best = v, ch
-                assert best is not None
+                assert best is not None and best.move is not None
                 d.apply(best.move)
                 node = best
             # Playout.
