@@ -200,11 +200,15 @@ class ISMCTSBot(Bot):
         view: dict[str, Any],
         legal: list[Move],
         trace: list[tuple[Move, float]] | None = None,
+        *,
+        all_moves: bool = True,
     ) -> SearchStats:
         """Search from `view` (never a state) and say what each root move scored. With `trace`,
         each iteration's root move and the searching seat's reward are appended to it, in order:
         what an analysis needs for the noise of its estimates (in `paired` mode the k-th visit of
-        every root move was made on the same determinization)."""
+        every root move was made on the same determinization). With `all_moves` false the root
+        weighs only the moves the game's `worth` keeps, as the bot does when it plays; a review
+        judges every legal move, since a person may play any of them."""
         start = time.perf_counter()
         game = self.game
         me = view.get("viewer")
@@ -224,7 +228,7 @@ class ISMCTSBot(Bot):
 
         pool: list[State] = []
         worth = self.worth
-        if worth is not None and len(legal) > 1:
+        if worth is not None and not all_moves and len(legal) > 1:
             # What is worth weighing depends only on what the seat knows: any determinization,
             # here the pool's first, says it.
             pool.append(draw())
@@ -289,7 +293,9 @@ class ISMCTSBot(Bot):
                     d.apply(m)
                     node = child
                     continue
-                moves = d.legal_moves() if worth is None else worth(d, d.legal_moves())
+                moves = d.legal_moves()
+                if worth is not None and (node is not root or not all_moves):
+                    moves = worth(d, moves)
                 untried = [m for m in moves if m not in children]
                 if untried:
                     m = choice(untried)
@@ -367,12 +373,12 @@ class ISMCTSBot(Bot):
         return self.rng.choice(legal)
 
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
-        stats = self.search(view, legal)
+        stats = self.search(view, legal, all_moves=False)
         self.last = stats
         return self._pick(stats, legal)
 
     def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
-        stats = self.search(view, legal)
+        stats = self.search(view, legal, all_moves=False)
         self.last = stats
         move = self._pick(stats, legal)
         if stats.iterations == 0:
