@@ -72,6 +72,7 @@ Evaluate = Callable[[State], Sequence[float]]
 Horizon = Callable[[State], int]
 Likely = Callable[[State, int], bool]
 Rollout = Callable[[State, random.Random, int], int]
+Worth = Callable[[State, list[Move]], list[Move]]
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,10 @@ class SearchHelp:
     # `state.apply(policy(state, rng))`, written out by the game where a call per move to the
     # policy and to the gate is much of a playout's time.
     rollout: Rollout | None = None
+    # `worth(state, legal)`: the searcher's moves worth weighing, where some legal moves are never
+    # better than another (say, a courtesy owed before the next move, whose omission only costs).
+    # The search branches only on these; the bot still answers from the legal moves.
+    worth: Worth | None = None
 
 
 _REDRAWS = 15  # determinizations drawn at most in search of a likely one
@@ -181,6 +186,7 @@ class ISMCTSBot(Bot):
         self.settle = help_.settle
         self.likely = help_.likely if use_model else None
         self.rollout = help_.rollout if help_.policy is not None else None
+        self.worth = help_.worth
         self.last: SearchStats | None = None
 
     searches = True
@@ -201,22 +207,43 @@ class ISMCTSBot(Bot):
         view: dict[str, Any],
         legal: list[Move],
         trace: list[tuple[Move, float]] | None = None,
+        *,
+        all_moves: bool = True,
     ) -> SearchStats:
         """Search from `view` (never a state) and say what each root move scored. With `trace`,
         each iteration's root move and the searching seat's reward are appended to it, in order:
         what an analysis needs for the noise of its estimates (in `paired` mode the k-th visit of
-        every root move was made on the same determinization)."""
+        every root move was made on the same determinization). With `all_moves` false the root
+        weighs only the moves the game's `worth` keeps, as the bot does when it plays; a review
+        judges every legal move, since a person may play any of them."""
         start = time.perf_counter()
+        game = self.game
         me = view.get("viewer")
         if not isinstance(me, int):
             raise RulesError("ismcts needs a player's view")
+        rng = self.rng
+        likely = self.likely
+
+        def draw() -> State:
+            d: State = game.sample_state(view, GameRng(rng.getrandbits(63)))
+            if likely is not None:
+                for _ in range(_REDRAWS):
+                    if likely(d, me):
+                        break
+                    d = game.sample_state(view, GameRng(rng.getrandbits(63)))
+            return d
+
+        pool: list[State] = []
+        worth = self.worth
+        if worth is not None and not all_moves and len(legal) > 1:
+            # What is worth weighing depends only on what the seat knows: any determinization,
+            # here the pool's first, says it.
+            pool.append(draw())
+            legal = worth(pool[0], legal)
         if len(legal) == 1:
             return SearchStats(0, 0.0, ((legal[0], 0, float("nan")),))
-        rng = self.rng
-        game = self.game
         deadline = None if self.seconds is None else start + self.seconds
         budget = self.iterations if deadline is None else 1 << 62
-        pool: list[State] = []
         paired = self.paired
         k = len(legal)
         if deadline is not None:
@@ -231,7 +258,6 @@ class ISMCTSBot(Bot):
         horizon = self.horizon
         model = self.model
         settle = self.settle
-        likely = self.likely
         rollout = self.rollout
         max_playout = self.max_playout
         n = game.players
@@ -244,12 +270,7 @@ class ISMCTSBot(Bot):
                 break
             j = it // k if paired else it
             if j >= len(pool) and len(pool) < pool_size:
-                d = game.sample_state(view, GameRng(rng.getrandbits(63)))
-                if likely is not None:
-                    for _ in range(_REDRAWS):
-                        if likely(d, me):
-                            break
-                        d = game.sample_state(view, GameRng(rng.getrandbits(63)))
+                d = draw()
                 pool.append(d.copy())
             else:
                 d = pool[j % len(pool)].copy()
@@ -281,6 +302,8 @@ class ISMCTSBot(Bot):
                     node = child
                     continue
                 moves = d.legal_moves()
+                if worth is not None and (node is not root or not all_moves):
+                    moves = worth(d, moves)
                 untried = [m for m in moves if m not in children]
                 if untried:
                     m = choice(untried)
@@ -301,7 +324,7 @@ class ISMCTSBot(Bot):
                     ch.avail += 1
                     if v > best_v:
                         best_v, best = v, ch
-                assert best is not None
+                assert best is not None and best.move is not None
                 d.apply(best.move)
                 node = best
             # Playout.
@@ -360,12 +383,12 @@ class ISMCTSBot(Bot):
         return self.rng.choice(legal)
 
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
-        stats = self.search(view, legal)
+        stats = self.search(view, legal, all_moves=False)
         self.last = stats
         return self._pick(stats, legal)
 
     def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
-        stats = self.search(view, legal)
+        stats = self.search(view, legal, all_moves=False)
         self.last = stats
         move = self._pick(stats, legal)
         if stats.iterations == 0:

@@ -314,13 +314,13 @@ class BooksState(State):
 
     def _calls(self) -> list[Move]:
         """Every call: on each other seat with cards in turn, for each card wanted (`_wanted`)."""
-        targets, wanted = self._call_parts()
+        targets, wanted = self.call_parts()
         calls: list[Move] = []
         for q in targets:
             calls += map(itemgetter(q), wanted)
         return calls
 
-    def _call_parts(self) -> tuple[list[int], list[tuple[Ask, ...]]]:
+    def call_parts(self) -> tuple[list[int], list[tuple[Ask, ...]]]:
         """The seats that may be called on (every other seat with cards, in order) and the cards
         that may be called for — of a number held (or of every number not booked, without
         `caller_must_hold`), not held — each as its calls on every seat (`_asks_for`)."""
@@ -344,7 +344,7 @@ class BooksState(State):
         in that order, so the draw's index names its target and card (a playout's move)."""
         if self._legal is not None or self.is_over or self.pending is not None:
             return rng.choice(self.legal_moves())
-        targets, wanted = self._call_parts()
+        targets, wanted = self.call_parts()
         i = rng.choice(range(len(targets) * len(wanted)))
         return wanted[i % len(wanted)][targets[i // len(wanted)]]
 
@@ -360,7 +360,7 @@ class BooksState(State):
             if self.pending is not None:
                 move: Move = THANK
             else:
-                targets, wanted = self._call_parts()
+                targets, wanted = self.call_parts()
                 k = len(wanted)
                 i = choice(range(len(targets) * k))
                 move = wanted[i % k][targets[i // k]]

@@ -74,9 +74,17 @@ class BooksGreedyBot(Bot):
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
         if THANK in legal:
             return THANK
+        best = self.best_calls(view, legal)
+        return self.rng.choice(best or legal)
+
+    @staticmethod
+    def best_calls(view: dict[str, Any], legal: list[Move]) -> list[Move]:
+        """The calls these rules rank first (one is drawn at random): for a card the table knows
+        the player holds, else one the player may hold; then of the number held most; then on
+        the player with the most cards."""
         asks = [m for m in legal if isinstance(m, Ask)]
         if not asks:
-            return self.rng.choice(legal)
+            return []
         hand = [parse_card(t) for t in view.get("hand", [])]
         counts: dict[int, int] = {}
         for c in hand:
@@ -92,7 +100,7 @@ class BooksGreedyBot(Bot):
             return (int(certain), int(possible), counts.get(card.number, 0), sizes[m.target])
 
         best = max(score(m) for m in asks)
-        return self.rng.choice([m for m in asks if score(m) == best])
+        return [m for m in asks if score(m) == best]
 
 
 # --- help for search bots (ISMCTS playouts on sampled full states) ------------------------------

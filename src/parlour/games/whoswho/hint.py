@@ -30,12 +30,20 @@ from parlour.bots.base import Bot
 from parlour.bots.ismcts import SearchHelp
 from parlour.core import Move, State
 
+from .books import BooksState
 from .bots import BooksGreedyBot, books_evaluate, books_playout, books_rollout
 from .deck import DECK, NUMBERS, SUITS, Card, parse_card
-from .notation import Play, Prefer
+from .notation import THANK, Play, Prefer
 from .tricks import TricksState, winning_play
 
-__all__ = ["TricksHintBot", "hint_choice", "hint_policy"]
+__all__ = [
+    "TricksHintBot",
+    "books_best_calls",
+    "books_hint_policy",
+    "hint_choice",
+    "hint_policy",
+    "never_forget_thanks",
+]
 
 
 def _rounds_read(
@@ -305,5 +313,65 @@ TRICKS_SEARCH = SearchHelp(
     model=hint_policy,
     likely=named_as_hint,
 )
-# Game No. 2: random calls that never forget "Thank you", and books made as the evaluation.
-BOOKS_SEARCH = SearchHelp(books_playout, books_evaluate, depth=40, rollout=books_rollout)
+
+
+def books_best_calls(state: BooksState) -> list[Move]:
+    """The calls `BooksHintBot.best_calls` ranks first, read off a full state but only from what
+    the mover may know: its hand, the hand sizes and the table's `holders` (every player saw the
+    calls they come from)."""
+    targets, wanted = state.call_parts()
+    hands = state.hands
+    held: dict[int, int] = {}
+    for c in hands[state.turn]:
+        held[c.number] = held.get(c.number, 0) + 1
+    holders = state.holders
+    best_key = (-1, -1, -1, -1)
+    best: list[Move] = []
+    for asks in wanted:
+        card = asks[targets[0]].card
+        who = holders.get(card)
+        count = held.get(card.number, 0)
+        for q in targets:
+            key = (
+                int(who is not None and len(who) == 1 and q in who),
+                int(who is None or q in who),
+                count,
+                len(hands[q]),
+            )
+            if key > best_key:
+                best_key, best = key, [asks[q]]
+            elif key == best_key:
+                best.append(asks[q])
+    return best
+
+
+def books_hint_policy(state: State, rng: random.Random) -> Move:
+    """Game No. 2's hint rules on a full state (the search's model of the other seats): "Thank you"
+    when owed, else one of the calls `books_best_calls` ranks first."""
+    assert isinstance(state, BooksState)
+    if state.pending is not None:
+        return THANK
+    best = books_best_calls(state) if state.to_play is not None else []
+    if not best:
+        return rng.choice(state.legal_moves())
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def never_forget_thanks(state: State, legal: list[Move]) -> list[Move]:
+    """The moves worth a search's time in Game No. 2: with a "Thank you" owed, only saying it.
+    Calling again instead sends the card back and hands the next call to the giver (seed 004),
+    which is never better; weighing it as one of ~40 calls let a search of a few hundred
+    iterations forget its thanks three times in four."""
+    return [THANK] if THANK in legal and getattr(state, "pending", None) is not None else legal
+
+
+# Game No. 2: the others call as the hint rules do (the model), the searcher never forgets its
+# thanks, playouts are random calls that never forget "Thank you", and books made evaluate a leaf.
+BOOKS_SEARCH = SearchHelp(
+    books_playout,
+    books_evaluate,
+    depth=40,
+    rollout=books_rollout,
+    model=books_hint_policy,
+    worth=never_forget_thanks,
+)
