@@ -42,7 +42,7 @@ def add_commands(sub: Any, commands: dict[str, Handler]) -> None:
         "-b",
         default="random",
         help="comma-separated bot specs or levels in seat order, e.g. ismcts,hint,random,random "
-        "or expert,easy (one name fills every seat); bots rotate round the table from game to "
+        "or hard,easy (one name fills every seat); bots rotate round the table from game to "
         "game",
     )
     s.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
