@@ -3,6 +3,7 @@ changes nothing, keeps its players connected, and carries on by itself once spac
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -67,8 +68,13 @@ def test_a_bots_table_waits_while_the_disk_is_full_and_resumes(
         watcher = Seat(c, t["code"], None, None)
         v = watcher.until("view")
         assert v["ply"] == 0
+        # The bot's first move is tried off the request that made the table: wait for it to meet
+        # the full disk (asserting at once failed under load, before the bot had tried).
+        deadline = time.monotonic() + 30
+        while disk.failures < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert disk.failures >= 1, "the bot never tried to move"
         watcher.send({"type": "view"})
         assert watcher.until("view")["ply"] == 0  # nothing stored, nothing played
-        assert disk.failures >= 1
         disk.free()
         assert watcher.until("view", ply=3)  # the retry found room: the bots play on
