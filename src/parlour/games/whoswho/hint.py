@@ -33,7 +33,7 @@ from parlour.core import Move, State
 from .books import BooksState
 from .bots import BooksGreedyBot, books_evaluate, books_playout, books_rollout
 from .deck import DECK, NUMBERS, SUITS, Card, parse_card
-from .notation import THANK, Play, Prefer
+from .notation import THANK, Ask, Play, Prefer
 from .tricks import TricksState, winning_play
 
 __all__ = [
@@ -318,31 +318,55 @@ TRICKS_SEARCH = SearchHelp(
 def books_best_calls(state: BooksState) -> list[Move]:
     """The calls `BooksHintBot.best_calls` ranks first, read off a full state but only from what
     the mover may know: its hand, the hand sizes and the table's `holders` (every player saw the
-    calls they come from)."""
+    calls they come from). Its ranking — a card the table knows the player holds, else one the
+    player may hold; then the number held most; then the player with the most cards — is worked
+    out a rank at a time rather than by a key per call: the search's model asks it at every other
+    seat's turn."""
     targets, wanted = state.call_parts()
     hands = state.hands
     held: dict[int, int] = {}
     for c in hands[state.turn]:
         held[c.number] = held.get(c.number, 0) + 1
     holders = state.holders
-    best_key = (-1, -1, -1, -1)
-    best: list[Move] = []
+    sizes = [len(h) for h in hands]
+    # Certain calls: the card's one possible holder is a seat that may be called on.
+    certain: list[tuple[int, int, Ask]] = []
+    unknown: list[tuple[tuple[Ask, ...], frozenset[int] | None]] = []
+    t0 = targets[0]
     for asks in wanted:
-        card = asks[targets[0]].card
+        card = asks[t0].card
         who = holders.get(card)
-        count = held.get(card.number, 0)
-        for q in targets:
-            key = (
-                int(who is not None and len(who) == 1 and q in who),
-                int(who is None or q in who),
-                count,
-                len(hands[q]),
-            )
+        if who is not None and len(who) == 1:
+            (q,) = who
+            if q in targets:
+                certain.append((held.get(card.number, 0), sizes[q], asks[q]))
+                continue
+        unknown.append((asks, who))
+    if certain:
+        top = max((count, size) for count, size, _ in certain)
+        return [ask for count, size, ask in certain if (count, size) == top]
+    best_key = (-1, -1)
+    best: list[Move] = []
+    for asks, who in unknown:
+        count = held.get(asks[t0].card.number, 0)
+        if count < best_key[0]:
+            continue
+        for q in targets if who is None else [q for q in targets if q in who]:
+            key = (count, sizes[q])
             if key > best_key:
                 best_key, best = key, [asks[q]]
             elif key == best_key:
                 best.append(asks[q])
-    return best
+    if best:
+        return best
+    # Every call is ruled out by what the table knows: they all rank alike, lowest.
+    top2 = max((held.get(a[t0].card.number, 0), sizes[q]) for a, _ in unknown for q in targets)
+    return [
+        a[q]
+        for a, _ in unknown
+        for q in targets
+        if (held.get(a[t0].card.number, 0), sizes[q]) == top2
+    ]
 
 
 def books_hint_policy(state: State, rng: random.Random) -> Move:
