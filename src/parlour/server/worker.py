@@ -683,8 +683,12 @@ class TableWorker:
         await self._load(code, Fence(code, self.id, owner[1], owner[2]))
 
     async def _load(self, code: str, fence: Fence, credit: float = 0.0) -> OwnedTable | None:
-        if code in self.tables or code in self._loading:
-            return self.tables.get(code)  # loaded, or being loaded: once is enough
+        loading = self._loading.get(code)
+        if loading is not None:  # being loaded (say, by the heartbeat's round): once is enough,
+            await loading.wait()  # and the caller gets the table whole, its first game dealt
+            return self.tables.get(code)
+        if code in self.tables:
+            return self.tables[code]
         loaded = self._loading[code] = asyncio.Event()
         try:
             return await self._load_once(code, credit)
