@@ -322,6 +322,8 @@ def test_bot_strength_and_speed_are_chosen_in_words(page: Any, server: Server) -
     page.wait_for_url("**/t/*")
     info = server.api(f"/api/tables/{page.url.rsplit('/', 1)[1]}")
     assert [s["bot"] for s in info["seats"]] == [None, whot[0]["bot"], whot[1]["bot"]]
+    # the seats are named after the levels chosen, as the player chose them
+    assert [s["name"] for s in info["seats"]][1:] == ["easy bot", "medium bot"]
     assert info["bot_delay"] == 2 and info["private"] is True
 
 

@@ -393,3 +393,32 @@ def test_tournaments_through_the_api_alone(db_url: str) -> None:
         (final,) = got["rounds_played"][-1]["tables"]
         assert [s["name"] for s in got["standings"][:4]] == final["places"]
         assert [s["place"] for s in got["standings"]] == list(range(1, 13))
+
+
+def test_the_empty_places_may_be_a_level_and_its_bots_are_named_after_it(sqlite_url: str) -> None:
+    """The lobby offers bots by level (docs/bots.md, Levels): a tournament filled with `medium`
+    plays the medium level's bot, and its entrants say "medium bot", not the bot's kind."""
+    with client(sqlite_url, tournament_poll=0.2) as c:
+        medium = next(
+            lv["bot"]
+            for g in c.get("/api/games").json()
+            if g["name"] == SWISS_GAME
+            for lv in g["levels"]
+            if lv["name"] == "medium"
+        )
+        r = c.post(
+            "/api/tournaments",
+            json={"game": SWISS_GAME, "format": "swiss", "size": 3, "bot_fill": "expert"},
+        )
+        # a level the game lacks: the answer names the levels it has
+        assert r.status_code == 400 and "has the levels easy, medium" in r.json()["message"]
+        made = make(c, game=SWISS_GAME, format="swiss", size=3, bot_fill="medium", bot_delay=0)
+        start(c, made)
+    engine = create_engine(sqlite_url)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(tournament_entrants.c.name, tournament_entrants.c.bot).where(
+                tournament_entrants.c.tournament_id == made["id"]
+            )
+        ).all()
+    assert sorted(rows) == [(f"medium bot {k}", medium) for k in (1, 2, 3)]

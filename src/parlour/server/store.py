@@ -39,6 +39,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from . import ratings as rating_model
+from .levels import seat_bot
 from .schema import (
     accounts,
     analyses,
@@ -1145,7 +1146,8 @@ class Store:
             names = {r.name.casefold() for r in taken}
             bots = []
             if t.bot_fill:
-                kind = t.bot_fill.split(":")[0]
+                # a level's name plays the level's bot of today, kept by each entrant from here
+                spec, kind = seat_bot(t.bot_fill, t.game)
                 k = 0
                 for _ in range(t.max_entrants - len(taken)):
                     k += 1
@@ -1157,7 +1159,7 @@ class Store:
                             "tournament_id": tid,
                             "number": number,
                             "name": f"{kind} bot {k}",
-                            "bot": t.bot_fill,
+                            "bot": spec,
                             "joined_at": time.time(),
                         }
                     )

@@ -124,9 +124,9 @@ class CreateTournament(BaseModel):
     )
     bot_fill: str | None = Field(
         None,
-        description="bot spec (see GET /api/games) for the empty places at the start; "
-        "none: only those who joined play",
-        examples=["hint"],
+        description="a level's name (`easy`, `medium`, `hard`: see GET /api/games) or a bot "
+        "spec for the empty places at the start; none: only those who joined play",
+        examples=["hard", "hint"],
     )
     bot_delay: float | None = Field(None, description="pause before a bot moves, seconds")
     title: str | None = Field(None, description="the tournament's name, 1–32 characters")

@@ -18,6 +18,7 @@ from parlour.core import RulesError
 from parlour.core.registry import info
 
 from ..director import entrants_of, outcomes_of
+from ..levels import seat_bot
 from ..tables import TableError, clean_name, hash_token, new_token, random_code
 from ..tournament import standings, swiss_rounds, table_places
 from .deps import ClientDep, DbDep, GatewayDep, SettingsDep, bearer
@@ -62,8 +63,8 @@ async def create_tournament(
         sizes = [size] if body.format == "swiss" else [n for n in (2, 3, 4, 5) if lo <= n <= hi]
         for n in sizes:
             g = parlour.make(body.game, players=n, rules=body.preset, **body.options)
-        if body.bot_fill is not None:
-            make_bot(body.bot_fill, g, seed=0, limits=settings.bot_limits)
+        if body.bot_fill is not None:  # a level's name (`hard`) or a bot spec
+            make_bot(seat_bot(body.bot_fill, body.game)[0], g, seed=0, limits=settings.bot_limits)
     except (RulesError, TypeError, ValueError) as exc:
         raise TableError(str(exc), 400, "bad_rules") from None
     least = 2 if body.format == "swiss" else 3

@@ -103,7 +103,7 @@ export async function lobby(root) {
       const preferred = levels.find((lv) => lv.name === "hard") || levels[levels.length - 1];
       const sel = h("select", {"data-seat": i, "aria-label": `Seat ${i + 1}`},
         h("option", {value: ""}, "a friend (invite)"),
-        levels.map((lv) => h("option", {value: lv.bot, selected: lv === preferred, title: levelWords(lv, presetSel.value, n)}, `bot: ${lv.name}`)));
+        levels.map((lv) => h("option", {value: lv.bot, "data-level": lv.name, selected: lv === preferred, title: levelWords(lv, presetSel.value, n)}, `bot: ${lv.name}`)));
       rows.push(h("li", {}, h("span", {class: "seatno"}, `Seat ${i + 1}`), " ", sel));
     }
     const levels = (g.levels || []).filter((lv) => lv.words);
@@ -167,7 +167,10 @@ export async function lobby(root) {
     if (!name) { toast("Please give your name."); nameIn.focus(); return; }
     localStorage.setItem("parlour:name", name);
     const bots = {};
-    for (const sel of seatsBox.querySelectorAll("select[data-seat]")) if (sel.value) bots[sel.dataset.seat] = sel.value;
+    // a level is asked for by its name: the server plays the level's bot and names the seat after it
+    for (const sel of seatsBox.querySelectorAll("select[data-seat]")) {
+      if (sel.value) bots[sel.dataset.seat] = sel.selectedOptions[0].dataset.level || sel.value;
+    }
     const body = {game: gameSel.value, preset: presetSel.value, players: Number(players.value),
       options: overrides(), bots, name};
     const clock = Number(clockIn.value);

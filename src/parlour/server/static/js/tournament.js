@@ -60,7 +60,7 @@ export async function tournamentsHome(root) {
     fill(presetSel, g.presets.map((p) => h("option", {value: p, selected: p === g.default_preset}, p)));
     const levels = g.levels?.length ? g.levels : g.bots.map((b) => ({name: b, bot: b}));
     fill(botSel, h("option", {value: ""}, "no bots: only those who join"),
-      levels.map((lv) => h("option", {value: lv.bot, selected: lv.name === "hard"}, `bots: ${lv.name}`)));
+      levels.map((lv) => h("option", {value: lv.bot, "data-level": lv.name, selected: lv.name === "hard"}, `bots: ${lv.name}`)));
   }
   gameSel.addEventListener("change", drawGame);
   drawGame();
@@ -78,7 +78,7 @@ export async function tournamentsHome(root) {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = {game: gameSel.value, preset: presetSel.value, format: formatSel.value, size: Number(sizeIn.value)};
-    if (botSel.value) body.bot_fill = botSel.value;
+    if (botSel.value) body.bot_fill = botSel.selectedOptions[0].dataset.level || botSel.value;  // a level by its name
     if (titleIn.value.trim()) body.title = titleIn.value.trim();
     if (nameIn.value.trim()) { body.name = nameIn.value.trim(); localStorage.setItem("parlour:name", body.name); }
     go.disabled = true;
