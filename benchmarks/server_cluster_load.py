@@ -238,17 +238,38 @@ def cluster_main(args: argparse.Namespace, settings: list[str]) -> int:
             for n in counts:
                 best[n].append(measure(args, server_settings, n, pg, redis, bus))
             if r + 1 < rounds:  # the figures so far: a run cut short still says what it saw
-                report(best, r + 1)
+                report(best, r + 1, args.gateways)
     finally:
         if redis is not None:
             redis.stop()
         if pg is not None:
             pg.stop()
-    report(best, rounds)
+    report(best, rounds, args.gateways)
     return 0
 
 
-def report(best: dict[int, list[Step | None]], rounds: int) -> None:
+def ceilings(cost: dict[str, float], workers: int, gateways: int, cores: int) -> dict[str, float]:
+    """Moves/s that the CPU a move (`cost`, ms by role) allows at most: `cores` shared by every
+    process ("shared"), and with a core for each process ("a core each"), where the bound is the
+    busiest single-threaded process. A worker's CPU a move is spent in the one worker owning the
+    table, so N workers take N times one's moves; a gateway's is summed over the gateways holding
+    a replica of the table, so G gateways take G times one's share; Redis and the load generator
+    are one thread each; PostgreSQL runs a backend per connection, so it is bounded only by the
+    cores."""
+    per_process = {
+        "workers": workers * 1000 / cost["workers"] if cost["workers"] else float("inf"),
+        "gateways": gateways * 1000 / cost["gateways"] if cost["gateways"] else float("inf"),
+        "redis": 1000 / cost["redis"] if cost["redis"] else float("inf"),
+        "generator": 1000 / cost["generator"] if cost["generator"] else float("inf"),
+    }
+    total = sum(cost.values())
+    return {
+        "shared": min(cores * 1000 / total if total else float("inf"), *per_process.values()),
+        "a core each": min(per_process.values()),
+    }
+
+
+def report(best: dict[int, list[Step | None]], rounds: int, gateways: int | None = None) -> None:
     print(f"most person moves/s at p99 < {PEOPLE_P99:g} ms, over {rounds} round(s):")
     print("                  min   median      max   (tables, p99 of the median round)")
     medians: dict[int, float] = {}
@@ -267,8 +288,28 @@ def report(best: dict[int, list[Step | None]], rounds: int) -> None:
                 flush=True,
             )
     print("CPU a move at the held steps, ms (median over rounds):")
+    bounds: dict[int, dict[str, float]] = {}
+    cores = os.cpu_count() or 1
     for n, steps in best.items():
         held = [s for s in steps if s is not None]
         if held:
             cost = {role: statistics.median(s.per_move(role) for s in held) for role in ROLES}
             print(f"  {n} worker(s): " + "  ".join(f"{r} {v:.2f}" for r, v in cost.items()))
+            bounds[n] = ceilings(cost, n, gateways or n, cores)
+    if not bounds:
+        return
+    # Why the ratio is what it is: the most moves/s that CPU a move allows, on this machine's
+    # cores shared by every process, and with a core for each process (a bigger machine).
+    print(f"ceilings from the CPU a move, moves/s (no latency bound; {cores} cores):")
+    for n, b in bounds.items():
+        print(
+            f"  {n} worker(s): {cores} cores shared {b['shared']:7.0f}   "
+            f"a core each {b['a core each']:7.0f}"
+        )
+    if len(bounds) >= 2:
+        lo, hi = min(bounds), max(bounds)
+        for where in ("shared", "a core each"):
+            print(
+                f"  ceiling ratio {hi} : {lo} workers, {where}: "
+                f"{bounds[hi][where] / bounds[lo][where]:.2f}x"
+            )
