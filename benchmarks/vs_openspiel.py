@@ -25,6 +25,16 @@ and the CPU seconds a decision of each side.
     .venv/bin/python benchmarks/vs_openspiel.py                        # 400 games, N = 25
     .venv/bin/python benchmarks/vs_openspiel.py --games 40 --simulations 100   # a short look
     .venv/bin/python benchmarks/vs_openspiel.py --jobs 2               # both cores
+    .venv/bin/python benchmarks/vs_openspiel.py --rows a.jsonl         # keep every game
+    .venv/bin/python benchmarks/vs_openspiel.py --from-rows a.jsonl b.jsonl   # figures of runs
+
+Runs over parts of the deals add up to one run over all of them (`--reverse` plays them last
+first, so a second run started beside a first meets it in the middle): `--rows` keeps each game
+as a JSON line and `--from-rows` prints the figures of the games kept (a game of the same deal and
+seat kept twice counts once, the last kept). A game played again need not repeat move for move:
+parlour's search is the same for the same seed, but OpenSpiel's ISMCTS, seeded alike, was seen to
+choose differently between two runs in one process (not traced); each game is still a fair game
+on its deal.
 
 Needs the peers (`pip install -e '.[peers]'`). Nothing is asserted: the script only prints figures.
 """
@@ -32,15 +42,17 @@ Needs the peers (`pip install -e '.[peers]'`). Nothing is asserted: the script o
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import platform
 import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -166,6 +178,46 @@ def progress(outcomes: Sequence[Outcome]) -> None:
     )
 
 
+def read_rows(paths: Iterable[str]) -> list[Outcome]:
+    """The games kept by `--rows`, once each (by deal and seat), in deal order."""
+    kept: dict[tuple[int, int], Outcome] = {}
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                row["ours"], row["theirs"] = tuple(row["ours"]), tuple(row["theirs"])
+                o = Outcome(**row)
+                kept[o.seed, o.seat] = o
+    return [kept[k] for k in sorted(kept)]
+
+
+def summary(outcomes: Sequence[Outcome]) -> None:
+    wins = sum(o.score for o in outcomes)
+    n = len(outcomes)
+    lo, hi = wilson(wins, n)
+    ours = [t for o in outcomes for t in o.ours]
+    theirs = [t for o in outcomes for t in o.theirs]
+    by_seat = [sum(o.score for o in outcomes if o.seat == s) for s in (0, 1)]
+    seats = [sum(1 for o in outcomes if o.seat == s) for s in (0, 1)]
+    verdict = "ABOVE 55% (interval wholly above it)" if lo > TARGET else "not clearly above 55%"
+    print(
+        f"parlour won {wins:g} of {n} = {wins / n:.1%}  95% interval [{lo:.1%}, {hi:.1%}]  "
+        f"{verdict}"
+    )
+    print(f"  parlour in seat 0: {by_seat[0]:g}/{seats[0]}; in seat 1: {by_seat[1]:g}/{seats[1]}")
+    for name, ts in (("parlour ismcts", ours), ("OpenSpiel ISMCTS", theirs)):
+        if ts:
+            print(
+                f"  {name:17s} CPU s/decision: min {min(ts):.3f}  median "
+                f"{statistics.median(ts):.3f}  max {max(ts):.3f}  ({len(ts)} decisions with a "
+                "choice)"
+            )
+    print(
+        f"  moves a game: median {statistics.median(o.moves for o in outcomes):g}; search CPU "
+        f"{(sum(ours) + sum(theirs)) / 60:.1f} min in all"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--games", type=int, default=400, help="games, an even number (default 400)")
@@ -175,11 +227,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rules", default="nigerian")
     ap.add_argument("--seed", type=int, default=21, help="first deal's seed (default 21)")
     ap.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    ap.add_argument("--reverse", action="store_true", help="play the deals last first")
+    ap.add_argument("--rows", help="append each game to this file as a JSON line")
+    ap.add_argument(
+        "--from-rows", nargs="+", metavar="FILE", help="print the figures of kept games; play none"
+    )
     args = ap.parse_args(argv)
+    if args.from_rows:
+        kept = read_rows(args.from_rows)
+        deals = sorted({o.seed for o in kept})
+        print(
+            f"{len(kept)} games kept in {', '.join(args.from_rows)}: deals {deals[0]}..{deals[-1]}"
+        )
+        summary(kept)
+        return 0
     pairs = args.games // 2
     work = [
         (args.rules, args.simulations, args.seed + i, seat) for i in range(pairs) for seat in (0, 1)
     ]
+    if args.reverse:
+        work.reverse()
     print(
         f"parlour ismcts vs OpenSpiel ISMCTS (c=2, policy rollouts), Whot! {args.rules} 2p, "
         f"{args.simulations} simulations a decision each, {len(work)} games = {pairs} deals "
@@ -187,40 +254,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{platform.python_version()}",
         flush=True,
     )
-    start_wall, start_cpu = time.perf_counter(), time.process_time()
+    start_wall = time.perf_counter()
     outcomes: list[Outcome] = []
+
+    def done(o: Outcome) -> None:
+        outcomes.append(o)
+        progress(outcomes)
+        if args.rows:
+            with open(args.rows, "a") as f:
+                f.write(json.dumps(o.__dict__) + "\n")
+
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             for o in pool.map(_play, work, chunksize=2):
-                outcomes.append(o)
-                progress(outcomes)
+                done(o)
     else:
         for w in work:
-            outcomes.append(play(*w))
-            progress(outcomes)
-    wins = sum(o.score for o in outcomes)
-    n = len(outcomes)
-    lo, hi = wilson(wins, n)
-    ours = [t for o in outcomes for t in o.ours]
-    theirs = [t for o in outcomes for t in o.theirs]
-    by_seat = [sum(o.score for o in outcomes if o.seat == s) for s in (0, 1)]
-    cpu = sum(ours) + sum(theirs)
-    verdict = "ABOVE 55% (interval wholly above it)" if lo > TARGET else "not clearly above 55%"
-    print(
-        f"parlour won {wins:g} of {n} = {wins / n:.1%}  95% interval [{lo:.1%}, {hi:.1%}]  "
-        f"{verdict}"
-    )
-    print(f"  parlour in seat 0: {by_seat[0]:g}/{n // 2}; in seat 1: {by_seat[1]:g}/{n // 2}")
-    for name, ts in (("parlour ismcts", ours), ("OpenSpiel ISMCTS", theirs)):
-        print(
-            f"  {name:17s} CPU s/decision: min {min(ts):.3f}  median {statistics.median(ts):.3f}"
-            f"  max {max(ts):.3f}  ({len(ts)} decisions with a choice)"
-        )
-    print(
-        f"  moves a game: median {statistics.median(o.moves for o in outcomes):g}; "
-        f"search CPU {cpu / 60:.1f} min in all; wall {time.perf_counter() - start_wall:.0f} s "
-        f"(this process's CPU {time.process_time() - start_cpu:.0f} s)"
-    )
+            done(play(*w))
+    summary(outcomes)
+    print(f"  wall {time.perf_counter() - start_wall:.0f} s")
     return 0
 
 
