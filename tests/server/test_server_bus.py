@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -77,8 +78,9 @@ def test_a_killed_redis_is_a_bus_down_and_every_channel_is_heard_again_once_it_i
             own_redis.start()
             # what is published once Redis is back reaches both channels' handlers
             for n in range(2, 400):
-                await bus.publish("table:OLD", {"n": n})
-                await bus.publish("table:NEW", {"n": n})
+                with contextlib.suppress(BusDown):  # it may take the bus a moment to notice
+                    await bus.publish("table:OLD", {"n": n})
+                    await bus.publish("table:NEW", {"n": n})
                 if await _heard_within(old, n, 0.05) and await _heard_within(new, n, 0.05):
                     break
         finally:
@@ -117,7 +119,8 @@ def test_a_publish_to_a_stalled_redis_fails_in_seconds_instead_of_hanging(own_re
             finally:
                 own_redis.resume()
             for n in range(2, 200):
-                await bus.publish("table:STALL", {"n": n})
+                with contextlib.suppress(BusDown):
+                    await bus.publish("table:STALL", {"n": n})
                 if await _heard_within(got, n, 0.05):
                     break
         finally:
@@ -125,5 +128,6 @@ def test_a_publish_to_a_stalled_redis_fails_in_seconds_instead_of_hanging(own_re
         return took, got
 
     took, got = asyncio.run(stalled())
+    print(f"a publish to a stalled Redis gave up after {took:.2f} s")
     assert took < SOCKET_TIMEOUT + 5, f"a publish to a stalled Redis took {took:.1f} s"
     assert got[-1] > 1, got

@@ -40,6 +40,10 @@ PUBLISH_CONNECTIONS = 32  # connections to Redis a process publishes on at once,
 SOCKET_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 2.0
 RECONNECT_EVERY = 0.25  # seconds between the listener's tries to subscribe again after a failure
+# after a publish failed, the next ones fail at once for this long; then one tries again while the
+# others go on failing at once (a success, or the listener's reconnecting, ends it): a hung Redis
+# costs one publish its timeout now and then, not every table's move and every request its own
+PROBE_EVERY = 1.0
 
 
 class BusDown(Exception):
@@ -151,6 +155,7 @@ class RedisBus:
         self._missing = False
         self._failures = 0
         self.down_since: float | None = None  # monotonic: when Redis was first found unreachable
+        self._quiet_until = 0.0  # monotonic: publishes fail at once until then
 
     def _down(self, exc: BaseException) -> None:
         self._failures += 1
@@ -159,16 +164,24 @@ class RedisBus:
             log.warning("bus: Redis unreachable (%s): updates wait for the database", exc)
 
     def _up(self) -> None:
+        self._quiet_until = 0.0
         if self.down_since is not None:
             log.warning("bus: Redis is back after %.1f s", time.monotonic() - self.down_since)
             self.down_since = None
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        now = time.monotonic()
+        if now < self._quiet_until:
+            raise BusDown("Redis was unreachable a moment ago")
+        if self.down_since is not None:  # this one tries: the others fail at once meanwhile
+            self._quiet_until = now + SOCKET_TIMEOUT + PROBE_EVERY
         try:
             await self._redis.publish(channel, json.dumps(message, separators=(",", ":")))
         except self._errors as exc:
             self._down(exc)
+            self._quiet_until = time.monotonic() + PROBE_EVERY
             raise BusDown(str(exc) or type(exc).__name__) from None
+        self._quiet_until = 0.0
         if self.down_since is not None and not self._missing:
             self._up()
 

@@ -407,6 +407,7 @@ class Gateway:
         as the owner answered."""
         rid = f"{self.id}-{secrets.token_hex(6)}"
         unreachable = False  # the last try could not be sent: the bus is down
+        was_down = False  # a try could not be sent: the bus is down, or only just back
         for attempt in range(tries):
             owner: tuple[str | None, int, int, str] | None
             if attempt == 0 and owner_hint is not None and owner_hint[0] is not None:
@@ -424,11 +425,14 @@ class Gateway:
             try:
                 await self.bus.publish(f"worker:{owner[0]}", message)
                 unreachable = False
-                got = await self._answer(future, code, owner, wait)
+                # just after Redis is back the owner may not have subscribed again yet, and the
+                # request is lost: ask again soon rather than after a whole `wait`
+                patience = min(wait, BUS_RETRY) if was_down else wait
+                got = await self._answer(future, code, owner, patience)
             except BusDown:
                 # Redis is down (or restarting): wait a moment and send it again with the same
                 # id; the owner answers a request it has already answered from its memory
-                unreachable = True
+                unreachable = was_down = True
                 got = None
                 if attempt + 1 < tries:
                     await asyncio.sleep(min(wait, BUS_RETRY))
@@ -452,8 +456,8 @@ class Gateway:
             )
         if unreachable:
             raise TableError(
-                "the server cannot reach the table's worker just now (its message bus is down); "
-                "nothing was played: try again in a moment",
+                "the server cannot reach the table's worker just now (its message bus is down): "
+                "try again in a moment",
                 503,
                 "busy",
             )
