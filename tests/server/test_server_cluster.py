@@ -10,6 +10,9 @@ restarted under load.
   other is answered `stale`, and that client resyncs.
 - A tenth of the bus's messages lost: every client reaches the database's move within 2 s.
 - Every process restarted in turn under load: no game aborted.
+- Redis killed (then started again on its port) or stopped under play: moves are answered, bots
+  play on, and every process subscribes again by itself; play resumes within seconds, nothing
+  acknowledged is lost or played twice.
 """
 
 from __future__ import annotations
