@@ -112,8 +112,25 @@ class RedisServer:
                 time.sleep(0.05)
         raise RuntimeError("redis-server did not start: " + _tail(self.dir / "redis.log"))
 
+    def kill(self) -> None:
+        """SIGKILL (a crash, the OOM killer): every connection drops; `start` brings it back on
+        the same port, empty (no persistence: pub/sub keeps nothing anyway)."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def pause(self) -> None:
+        """SIGSTOP: connections stay open and nothing answers (a hung server, a partition)."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # a paused server cannot act on SIGTERM
             self.proc.terminate()
             self.proc.wait(10)
         shutil.rmtree(self.dir, ignore_errors=True)

@@ -125,6 +125,20 @@ def redis_server() -> Iterator[Any]:
     r.stop()
 
 
+@pytest.fixture
+def own_redis() -> Iterator[Any]:
+    """A redis-server of the test's own, to kill and start again on the same port (an outage of
+    the bus) without taking the session's Redis from other tests."""
+    from cluster_kit import RedisServer
+
+    if not RedisServer.available():
+        _missing("redis-server not found: the tests of a Redis outage are NOT RUN (see .ci/run)")
+    r = RedisServer()
+    r.start()
+    yield r
+    r.stop()
+
+
 # in cluster mode every server is on PostgreSQL: a SQLite variant would be the same test again
 @pytest.fixture(params=["postgresql"] if CLUSTER_MODE else ["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 from typing import Any
 
-from parlour.server.bus import RedisBus
+import pytest
+
+from parlour.server.bus import SOCKET_TIMEOUT, BusDown, RedisBus
 
 
 def test_a_burst_of_publishes_waits_for_connections_instead_of_failing(redis_server: Any) -> None:
@@ -31,3 +35,99 @@ def test_a_burst_of_publishes_waits_for_connections_instead_of_failing(redis_ser
         return got
 
     assert sorted(asyncio.run(burst())) == list(range(500))
+
+
+async def _heard_within(got: list[Any], n: int, seconds: float) -> bool:
+    for _ in range(int(seconds / 0.02)):
+        if n in got:
+            return True
+        await asyncio.sleep(0.02)
+    return n in got
+
+
+def test_a_killed_redis_is_a_bus_down_and_every_channel_is_heard_again_once_it_is_back(
+    own_redis: Any,
+) -> None:
+    """Redis killed and started again on its port: a publish meanwhile raises `BusDown` (not a
+    client library's error), and once it is back the listener has subscribed again by itself —
+    the channels it had, and one subscribed while Redis was down."""
+
+    async def outage() -> tuple[list[int], list[int], bool]:
+        bus = RedisBus(own_redis.url)
+        old: list[int] = []
+        new: list[int] = []
+
+        async def heard_old(channel: str, message: dict[str, Any]) -> None:
+            old.append(message["n"])
+
+        async def heard_new(channel: str, message: dict[str, Any]) -> None:
+            new.append(message["n"])
+
+        try:
+            await bus.subscribe("table:OLD", heard_old)
+            await bus.publish("table:OLD", {"n": 0})
+            assert await _heard_within(old, 0, 5)
+            own_redis.kill()
+            raised = False
+            try:
+                await bus.publish("table:OLD", {"n": 1})
+            except BusDown:
+                raised = True
+            await bus.subscribe("table:NEW", heard_new)  # no error: subscribed when it is back
+            await asyncio.sleep(1.0)
+            own_redis.start()
+            # what is published once Redis is back reaches both channels' handlers
+            for n in range(2, 400):
+                with contextlib.suppress(BusDown):  # it may take the bus a moment to notice
+                    await bus.publish("table:OLD", {"n": n})
+                    await bus.publish("table:NEW", {"n": n})
+                if await _heard_within(old, n, 0.05) and await _heard_within(new, n, 0.05):
+                    break
+        finally:
+            await bus.close()
+        return old, new, raised
+
+    old, new, raised = asyncio.run(outage())
+    assert raised, "a publish with Redis down did not raise BusDown"
+    assert old[0] == 0 and 1 not in old
+    assert len(old) > 1 and len(new) > 0, (old, new)
+    assert old[-1] == new[-1], "a channel was not subscribed again"
+
+
+def test_a_publish_to_a_stalled_redis_fails_in_seconds_instead_of_hanging(own_redis: Any) -> None:
+    """Redis stopped (SIGSTOP: its connections open, nothing answering): a publish gives up with
+    `BusDown` after the socket's timeout, so that no table's lock and no person's move waits on
+    it for ever; once Redis goes on, so does the bus."""
+
+    async def stalled() -> tuple[float, list[int]]:
+        bus = RedisBus(own_redis.url)
+        got: list[int] = []
+
+        async def heard(channel: str, message: dict[str, Any]) -> None:
+            got.append(message["n"])
+
+        try:
+            await bus.subscribe("table:STALL", heard)
+            await bus.publish("table:STALL", {"n": 0})
+            assert await _heard_within(got, 0, 5)
+            own_redis.pause()
+            began = time.monotonic()
+            try:
+                with pytest.raises(BusDown):
+                    await asyncio.wait_for(bus.publish("table:STALL", {"n": 1}), 60)
+                took = time.monotonic() - began
+            finally:
+                own_redis.resume()
+            for n in range(2, 200):
+                with contextlib.suppress(BusDown):
+                    await bus.publish("table:STALL", {"n": n})
+                if await _heard_within(got, n, 0.05):
+                    break
+        finally:
+            await bus.close()
+        return took, got
+
+    took, got = asyncio.run(stalled())
+    print(f"a publish to a stalled Redis gave up after {took:.2f} s")
+    assert took < SOCKET_TIMEOUT + 5, f"a publish to a stalled Redis took {took:.1f} s"
+    assert got[-1] > 1, got

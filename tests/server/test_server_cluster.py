@@ -10,6 +10,9 @@ restarted under load.
   other is answered `stale`, and that client resyncs.
 - A tenth of the bus's messages lost: every client reaches the database's move within 2 s.
 - Every process restarted in turn under load: no game aborted.
+- Redis killed (then started again on its port) or stopped under play: moves are answered, bots
+  play on, and every process subscribes again by itself; play resumes within seconds, nothing
+  acknowledged is lost or played twice.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,7 +63,9 @@ class Player(threading.Thread):
     the ply it saw), and after an error or a dropped socket asks for the table again and retries.
 
     `sent[(game, ply)]` is the move it sent at that ply; `seen` the furthest (game, ply) it was
-    shown; `connections` how many websockets it needed (1 unless a gateway went away)."""
+    shown; `connections` how many websockets it needed (1 unless a gateway went away); `answers`
+    each move's (sent at, answered at, how: an error's code, or `played` when a position past it
+    was shown), and `asking` the move still waiting for one (sent at, where)."""
 
     def __init__(self, c: RemoteClient, code: str, token: str, seat: int) -> None:
         super().__init__(daemon=True)
@@ -72,6 +77,13 @@ class Player(threading.Thread):
         self.connections = 0
         self.failure: BaseException | None = None
         self.ws: RemoteWebSocket | None = None
+        self.answers: list[tuple[float, float, str]] = []
+        self.asking: tuple[float, tuple[int, int]] | None = None
+
+    def _answered(self, how: str) -> None:
+        if self.asking is not None:
+            self.answers.append((self.asking[0], time.time(), how))
+            self.asking = None
 
     def connect(self) -> RemoteWebSocket:
         """A websocket to the next gateway that takes it (one may be restarting)."""
@@ -110,6 +122,7 @@ class Player(threading.Thread):
                 continue
             if msg["type"] == "error":
                 self.errors.append(msg["code"])
+                self._answered(msg["code"])
                 assert msg["code"] in ("stale", "busy", "moved", "not_your_turn"), msg
                 retry = True
                 ws.send_json({"type": "view"})
@@ -118,11 +131,14 @@ class Player(threading.Thread):
                 continue
             where = (msg["game_number"], msg["ply"])
             self.seen = max(self.seen, where)
+            if self.asking is not None and where > self.asking[1]:
+                self._answered("played")
             if msg["legal"] and (where not in self.sent or retry):
                 text = self.sent.get(where, msg["legal"][0])
                 self.sent[where] = text
                 retry = False
                 ws.send_json({"type": "move", "move": text, "ply": msg["ply"]})
+                self.asking = (time.time(), where)
 
     def finish(self) -> None:
         self.stop.set()
@@ -577,3 +593,128 @@ def _games(cluster: Cluster) -> dict[tuple[str, int], bool]:
     """Every game: (table, number) -> whether its result is stored."""
     rows = cluster.sql("SELECT table_code, number, result IS NOT NULL FROM parlour_games")
     return {(code, int(n)): bool(done) for code, n, done in rows}
+
+
+def spread(cluster: Cluster, make: Callable[[], Any], n: int = 4) -> list[Any]:
+    """`n` new tables, each made once the workers' heartbeats count the ones before it: a new
+    table goes to the least loaded worker, so that they take turns."""
+
+    def counted() -> int:
+        return int(sum(r[0] for r in cluster.sql("SELECT tables FROM parlour_workers")))
+
+    made: list[Any] = []
+    for _ in range(n):
+        wait_for(lambda: counted() >= len(made), 5, every=0.05)
+        made.append(make())
+    return made
+
+
+# --- Redis stopped -------------------------------------------------------------------------------
+# seconds: a dead Redis longer than a gateway's tries at an owner (so moves meet it whole), a
+# hung one longer than a publish's timeout (so a request meets it, and then its quick failures)
+REDIS_OUTAGE = {"kill": 6.0, "stop": 8.0}
+
+
+@pytest.mark.parametrize("how", ["kill", "stop"])
+def test_play_resumes_by_itself_when_redis_is_killed_and_started_again(
+    pg_cluster: Any, own_redis: RedisServer, tmp_path: Path, how: str
+) -> None:
+    """Redis SIGKILLed under play and started again on its port 6 s later (a crash and the
+    service manager's restart), or SIGSTOPped for 8 s (a hung server: connections open, nothing
+    answered, a publish waits for its timeout). Meanwhile a person's move is answered within
+    seconds (`busy`, or played once a hung Redis goes on), the websocket stays open, bots play on
+    and the replicas follow the database.
+    Once Redis is back every gateway and worker has subscribed again by itself, people's moves
+    are played again within seconds, every client reaches the database's move, no acknowledged
+    move is lost or played twice, and no process died."""
+    import redis as redis_client
+
+    with cluster_of(pg_cluster, own_redis, tmp_path) as cluster:
+        c = cluster.client()
+        people = dict(spread(cluster, lambda: person_table(c, match="rounds-50", auto_next=True)))
+        bots = spread(
+            cluster, lambda: bot_table(c, match="rounds-50", auto_next=True, bot_delay=0.1)
+        )
+        codes = [*people, *bots]
+        watchers = {code: Watcher(c, code) for code in codes}
+        started(*people.values(), *watchers.values())
+        assert wait_for(lambda: all(p.seen[1] >= 4 for p in people.values()), 30), "no play"
+        owners = {code: cluster.owner_of(code) for code in codes}
+        # every worker owns a person's table: its moves come to it over the bus
+        assert {owners[code] for code in people} == set(cluster.workers), owners
+        before = {code: db_position(cluster, code) for code in codes}
+
+        killed_at = time.time()
+        own_redis.kill() if how == "kill" else own_redis.pause()
+        time.sleep(REDIS_OUTAGE[how])
+        during = {code: db_position(cluster, code) for code in codes}
+        own_redis.start() if how == "kill" else own_redis.resume()
+        back_at = time.time()
+
+        # every process is listening again: its own channel, and every watched table's
+        bus = redis_client.Redis.from_url(own_redis.url, decode_responses=True)
+
+        def resubscribed() -> bool:
+            mine = bus.pubsub_channels("worker:*") + bus.pubsub_channels("gateway:*")
+            tables = dict(bus.pubsub_numsub(*(f"table:{code}" for code in codes)))
+            return len(mine) == 4 and all(n >= 2 for n in tables.values())
+
+        assert wait_for(resubscribed, 15, every=0.1), (
+            bus.pubsub_channels(),
+            bus.pubsub_numsub(*(f"table:{code}" for code in codes)),
+        )
+        listening = time.time() - back_at
+
+        def people_played() -> dict[str, float] | None:
+            log = move_log(cluster)
+            firsts = {}
+            for code, p in people.items():
+                mine = [at for where, (_, at) in log[code].items() if where in p.sent]
+                firsts[code] = min((at for at in mine if at > back_at), default=None)
+            return None if None in firsts.values() else firsts  # type: ignore[return-value]
+
+        firsts = wait_for(people_played, 15, every=0.1)
+        assert firsts is not None, f"people's moves not played 15 s after Redis was back: {firsts}"
+        time.sleep(2.0)  # and play goes on
+        for p in people.values():
+            p.finish()
+            assert p.connections == 1, "a person's websocket dropped while Redis was down"
+        for code, w in watchers.items():  # every client reaches the database's move
+            assert wait_for(lambda w=w, code=code: w.seen >= db_position(cluster, code), 15), (
+                code,
+                w.seen,
+                db_position(cluster, code),
+            )
+            w.finish()
+        checked = check_people(cluster, people)
+        assert all(p.running and p.lives == 1 for p in cluster.processes), "a process died"
+        bus.close()
+        for proc in cluster.processes:  # no Redis error escaped into a request or a task
+            escaped = [x for x in proc.log.read_text().splitlines() if "redis.exceptions" in x]
+            assert not escaped, (proc.name, escaped[:3])
+
+    # meanwhile: bots played on, and the spectators saw it from the database
+    for code in bots:
+        assert during[code] > before[code], f"bots at {code} stopped while Redis was down"
+        seen = [at for at in watchers[code].first_seen.values() if killed_at + 1 < at < back_at]
+        assert seen, f"the spectator of {code} saw no move while Redis was down"
+    # every move sent was answered (`busy`, or played), within seconds: none hung
+    asked = [(sent, at, how) for p in people.values() for sent, at, how in p.answers]
+    outage = [(at - sent, how) for sent, at, how in asked if killed_at <= sent <= back_at]
+    busy = [waited for waited, how in outage if how == "busy"]
+    assert outage, "no move was sent while Redis was down: the outage was not exercised"
+    if how == "kill":  # nothing reaches a dead Redis: only `busy` can answer
+        assert busy, "no move sent while Redis was down was answered busy"
+    # (a move in flight when the players stopped, long after, is no move of the outage's)
+    unanswered = [p.asking for p in people.values() if p.asking and p.asking[0] <= back_at]
+    assert not unanswered, f"moves sent while Redis was down never answered: {unanswered}"
+    longest = max(waited for waited, _ in outage)
+    assert longest <= 15.0, f"a move sent while Redis was down waited {longest:.1f} s"
+    waits = sorted(at - back_at for at in firsts.values())
+    print(
+        f"redis {how}: {len(codes)} tables on {len({o.name for o in owners.values() if o})} "
+        f"workers; {len(outage)} moves sent while Redis was down ({len(busy)} answered busy, "
+        f"longest wait {longest:.2f} s); every process subscribed again {listening:.2f} s after "
+        f"Redis was back; people's moves played again after min {waits[0]:.2f} / median "
+        f"{waits[len(waits) // 2]:.2f} / max {waits[-1]:.2f} s; {checked} people's moves checked"
+    )

@@ -23,7 +23,7 @@ from parlour.core import ParlourError
 from parlour.core.registry import games as all_games
 
 from .accounts import Accounts
-from .bus import make_bus
+from .bus import BusDown, make_bus
 from .collector import FreezingCollector
 from .database import Database
 from .gateway import Gateway
@@ -163,6 +163,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, exc: TableError) -> JSONResponse:
         return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(BusDown)
+    async def _bus_down(request: Request, exc: BusDown) -> JSONResponse:
+        message = "the server's message bus is down: try again in a moment"
+        return JSONResponse({"error": "busy", "message": message}, status_code=503)
 
     @app.exception_handler(ParlourError)
     async def _parlour_error(request: Request, exc: ParlourError) -> JSONResponse:

@@ -7,6 +7,11 @@ Every table update carries the table's change number (`seq`), so a gap shows; re
 and are retried; and gateways compare their tables' numbers with the database now and then — the
 database is the one source of truth, the bus only makes things fast.
 
+When Redis stops, `publish` raises `BusDown` rather than a client library's error: a request's
+sender asks again or answers `busy`; an update's sender (`tell`) carries on, for the database has
+the change and the replicas read it there. The listener reconnects by itself and subscribes every
+channel again once Redis is back.
+
 Channels: `table:<code>` (a table's updates and presence, to every gateway watching it),
 `worker:<id>` (requests to the worker that owns a table), `gateway:<id>` (replies).
 """
@@ -18,17 +23,42 @@ import contextlib
 import json
 import logging
 import random
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-__all__ = ["Bus", "Handler", "LocalBus", "LossyBus", "RedisBus", "make_bus"]
+__all__ = ["Bus", "BusDown", "Handler", "LocalBus", "LossyBus", "RedisBus", "make_bus", "tell"]
 
 log = logging.getLogger("parlour.server")
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 PUBLISH_CONNECTIONS = 32  # connections to Redis a process publishes on at once, at most
+# a stalled Redis (stopped, or a network that drops packets) fails a publish after this long
+# instead of holding its caller (a table's lock, a person's move) until it wakes
+SOCKET_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 2.0
+RECONNECT_EVERY = 0.25  # seconds between the listener's tries to subscribe again after a failure
+# after a publish failed, the next ones fail at once for this long; then one tries again while the
+# others go on failing at once (a success, or the listener's reconnecting, ends it): a hung Redis
+# costs one publish its timeout now and then, not every table's move and every request its own
+PROBE_EVERY = 1.0
+
+
+class BusDown(Exception):
+    """The bus cannot be reached (Redis stopped or unreachable): the message may not have been
+    sent. Nothing is lost by it: the database holds every change."""
+
+
+async def tell(bus: Bus, channel: str, message: dict[str, Any]) -> bool:
+    """Publish a message whose loss the receivers make good from the database (a table's update,
+    a prompt to look): a bus that is down is no failure of the sender. Whether it went out."""
+    try:
+        await bus.publish(channel, message)
+    except BusDown:
+        return False
+    return True
 
 
 class Bus(Protocol):
@@ -101,26 +131,69 @@ class RedisBus:
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
+        from redis.exceptions import RedisError
 
         self.url = url
         # a burst of publishes (hundreds of websockets closing at once, each telling who is
         # left) waits for one of these connections rather than failing "Too many connections"
         pool = redis.BlockingConnectionPool.from_url(
-            url, max_connections=PUBLISH_CONNECTIONS, timeout=None, decode_responses=True
+            url,
+            max_connections=PUBLISH_CONNECTIONS,
+            timeout=None,
+            decode_responses=True,
+            socket_timeout=SOCKET_TIMEOUT,
+            socket_connect_timeout=CONNECT_TIMEOUT,
         )
         self._redis = redis.Redis(connection_pool=pool)
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         self._handlers: dict[str, list[_Inbox]] = defaultdict(list)
         self._listener: asyncio.Task[None] | None = None
+        self._errors: tuple[type[BaseException], ...] = (RedisError, OSError)
+        # subscriptions may be missing (a failure since the last whole subscribe): the listener
+        # subscribes every channel again; `_failures` counts failures, so that one during that
+        # subscribe (a channel added meanwhile, not subscribed) keeps it missing
+        self._missing = False
+        self._failures = 0
+        self.down_since: float | None = None  # monotonic: when Redis was first found unreachable
+        self._quiet_until = 0.0  # monotonic: publishes fail at once until then
+
+    def _down(self, exc: BaseException) -> None:
+        self._failures += 1
+        if self.down_since is None:
+            self.down_since = time.monotonic()
+            log.warning("bus: Redis unreachable (%s): updates wait for the database", exc)
+
+    def _up(self) -> None:
+        self._quiet_until = 0.0
+        if self.down_since is not None:
+            log.warning("bus: Redis is back after %.1f s", time.monotonic() - self.down_since)
+            self.down_since = None
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
-        await self._redis.publish(channel, json.dumps(message, separators=(",", ":")))
+        now = time.monotonic()
+        if now < self._quiet_until:
+            raise BusDown("Redis was unreachable a moment ago")
+        if self.down_since is not None:  # this one tries: the others fail at once meanwhile
+            self._quiet_until = now + SOCKET_TIMEOUT + PROBE_EVERY
+        try:
+            await self._redis.publish(channel, json.dumps(message, separators=(",", ":")))
+        except self._errors as exc:
+            self._down(exc)
+            self._quiet_until = time.monotonic() + PROBE_EVERY
+            raise BusDown(str(exc) or type(exc).__name__) from None
+        self._quiet_until = 0.0
+        if self.down_since is not None and not self._missing:
+            self._up()
 
     async def subscribe(self, channel: str, handler: Handler) -> None:
         first = channel not in self._handlers
         self._handlers[channel].append(_Inbox(handler))
         if first:
-            await self._pubsub.subscribe(channel)
+            try:
+                await self._pubsub.subscribe(channel)
+            except self._errors as exc:  # subscribed by the listener when Redis is back
+                self._down(exc)
+                self._missing = True
         if self._listener is None:
             self._listener = asyncio.ensure_future(self._listen())
 
@@ -134,21 +207,40 @@ class RedisBus:
             with contextlib.suppress(Exception):
                 await self._pubsub.unsubscribe(channel)
 
+    async def _resubscribe(self) -> None:
+        """Subscribe every channel with a handler, and no other (one let go of while Redis was
+        down is still in the client's list: it would be subscribed again on every reconnect)."""
+        failures = self._failures
+        extra = [c for c in list(self._pubsub.channels) if _text(c) not in self._handlers]
+        if extra:
+            await self._pubsub.unsubscribe(*extra)
+        if self._handlers:
+            await self._pubsub.subscribe(*self._handlers)
+        if self._failures == failures:
+            self._missing = False
+            self._up()
+
     async def _listen(self) -> None:
         while True:
             try:
+                if self._missing:
+                    await self._resubscribe()
+                    continue
                 if not self._handlers:
                     await asyncio.sleep(0.05)
                     continue
                 item = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a dropped connection: redis-py reconnects; resubscribe
-                log.exception("bus: listening failed; resubscribing")
-                await asyncio.sleep(0.5)
-                with contextlib.suppress(Exception):
-                    await self._pubsub.subscribe(*self._handlers)
+            except Exception as exc:  # Redis went away: try again until it is back
+                if not isinstance(exc, self._errors):
+                    log.exception("bus: listening failed")
+                self._down(exc)
+                self._missing = True
+                await asyncio.sleep(RECONNECT_EVERY)
                 continue
+            if item is not None and self.down_since is not None:
+                self._up()
             if item is None or item.get("type") != "message":
                 continue
             channel = item["channel"]
@@ -194,6 +286,10 @@ class LossyBus:
 
     async def close(self) -> None:
         await self.bus.close()
+
+
+def _text(channel: str | bytes) -> str:
+    return channel.decode() if isinstance(channel, bytes) else channel
 
 
 def make_bus(url: str | None, drop: float = 0.0) -> Bus:

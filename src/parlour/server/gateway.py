@@ -23,7 +23,7 @@ from parlour.bots.advise import advise
 from parlour.core import IllegalMove, NotLegalNow
 
 from . import wire
-from .bus import Bus
+from .bus import Bus, BusDown, tell
 from .chat import ChatLog, clean_line, new_line
 from .clients import Clients
 from .connections import Conn
@@ -40,6 +40,7 @@ log = logging.getLogger("parlour.server")
 
 ASK_TIMEOUT = 3.0  # seconds to wait for an owner's answer before asking again
 ASK_TRIES = 4
+BUS_RETRY = 1.0  # seconds before asking again when the bus could not be reached
 OWNER_CHECK = 0.5  # seconds between looking whether a table that does not answer changed hands
 CHECK_EVERY = 1.0  # seconds between comparing replicas with the database
 CHAT_WAIT = 1.0  # seconds to wait for the owner's recent chat lines (chat is not worth more)
@@ -384,7 +385,8 @@ class Gateway:
         for r in [rep] if rep is not None else list(self.replicas.values()):
             seats = {str(k): v for k, v in r.local_presence().items()}
             message = {"kind": "presence", "table": r.code, "gateway": self.id, "seats": seats}
-            await self.bus.publish(table_channel(r.code), message)
+            if not await tell(self.bus, table_channel(r.code), message):
+                return  # the bus is down: the next round (every PRESENCE_EVERY) tells it all
 
     # --- asking the owner ------------------------------------------------------------------------
     async def ask(
@@ -404,6 +406,8 @@ class Gateway:
         `moved` answer, or a wait, and the next try reads it). Raises TableError or IllegalMove
         as the owner answered."""
         rid = f"{self.id}-{secrets.token_hex(6)}"
+        unreachable = False  # the last try could not be sent: the bus is down
+        was_down = False  # a try could not be sent: the bus is down, or only just back
         for attempt in range(tries):
             owner: tuple[str | None, int, int, str] | None
             if attempt == 0 and owner_hint is not None and owner_hint[0] is not None:
@@ -420,7 +424,18 @@ class Gateway:
             message = {"op": op, "table": code, "args": args, "id": rid, "reply": self.id}
             try:
                 await self.bus.publish(f"worker:{owner[0]}", message)
-                got = await self._answer(future, code, owner, wait)
+                unreachable = False
+                # just after Redis is back the owner may not have subscribed again yet, and the
+                # request is lost: ask again soon rather than after a whole `wait`
+                patience = min(wait, BUS_RETRY) if was_down else wait
+                got = await self._answer(future, code, owner, patience)
+            except BusDown:
+                # Redis is down (or restarting): wait a moment and send it again with the same
+                # id; the owner answers a request it has already answered from its memory
+                unreachable = was_down = True
+                got = None
+                if attempt + 1 < tries:
+                    await asyncio.sleep(min(wait, BUS_RETRY))
             finally:
                 self._pending.pop(rid, None)
             if got is None:
@@ -438,6 +453,13 @@ class Gateway:
                 int(error.get("status", 400)),
                 str(error["code"]),
                 legal=error.get("legal"),
+            )
+        if unreachable:
+            raise TableError(
+                "the server cannot reach the table's worker just now (its message bus is down): "
+                "try again in a moment",
+                503,
+                "busy",
             )
         raise TableError("the table's server did not answer: try again", 503, "busy")
 
@@ -541,7 +563,8 @@ class Gateway:
         """A new table is stored: count the host's seat, and tell its worker to take it."""
         if client is not None and host_seat is not None:
             self.clients.seated(client, row.code, host_seat)
-        await self.bus.publish(f"worker:{worker}", {"op": "adopt", "table": row.code})
+        # a prompt: the worker loads the table on its first request, or in its adopting round
+        await tell(self.bus, f"worker:{worker}", {"op": "adopt", "table": row.code})
 
     async def _place(self) -> str:
         """The live worker to own a new table: the least loaded one not draining."""
@@ -640,9 +663,16 @@ class Gateway:
             )
         rep.chat.check_rate(seat)
         said = new_line(seat, s.name or f"Seat {seat + 1}", line)
-        await self.bus.publish(
-            table_channel(rep.code), {"kind": "chat", "table": rep.code, "line": said}
-        )
+        try:
+            await self.bus.publish(
+                table_channel(rep.code), {"kind": "chat", "table": rep.code, "line": said}
+            )
+        except BusDown:  # chat is not stored: a line the bus cannot carry is not said
+            raise TableError(
+                "the chat is down for a moment (the server's message bus): say it again soon",
+                503,
+                "busy",
+            ) from None
 
     async def _recent_chat(self, rep: Replica) -> None:
         """Once per replica, the lines said at the table before this gateway watched it: every
@@ -690,7 +720,8 @@ class Gateway:
         except TableError as exc:  # it starts when its owner (or the next) loads it
             log.warning("rematch %s: its owner has not loaded it yet (%s)", code, exc)
         message = {"kind": "rematch", "table": rep.code, "code": code}
-        await self.bus.publish(table_channel(rep.code), message)
+        # lost with the bus down: the other gateways find the rematch in the database
+        await tell(self.bus, table_channel(rep.code), message)
         return code
 
     # --- connections -----------------------------------------------------------------------------

@@ -59,6 +59,7 @@ from sqlalchemy import and_, delete, func, insert, or_, select, update
 import parlour
 from parlour.core.registry import games as all_games
 
+from .bus import tell
 from .clients import RateMeter
 from .database import Database
 from .gateway import Gateway
@@ -412,7 +413,7 @@ class QuickMatch:
             await self.db.call(store_leave, self.db.store, int(found["id"]))
             found = await self.db.call(store_entry, self.db.store, th, account_id, self.clock())
             assert found is not None
-        await self.gateway.bus.publish(CHANNEL, {"entries": [found["id"]]})
+        await tell(self.gateway.bus, CHANNEL, {"entries": [found["id"]]})
         return self.described(found)
 
     def described(self, e: dict[str, Any]) -> dict[str, Any]:
@@ -534,7 +535,7 @@ class QuickMatch:
         except Taken:
             return False
         await gw._opened(None, row, worker, None)
-        await gw.bus.publish(CHANNEL, {"entries": list(seats)})
+        await tell(gw.bus, CHANNEL, {"entries": list(seats)})
         self.latencies.append(time.perf_counter() - started)
         log.info("quick match: table %s for entries %s (%d bots)", code, list(seats), bots)
         return True

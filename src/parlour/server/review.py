@@ -28,7 +28,6 @@ import functools
 import hashlib
 import json
 import logging
-import multiprocessing
 import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -55,6 +54,7 @@ from . import analysis_jobs as jobs
 from .clients import RateMeter
 from .database import Database
 from .judging import judge_decision
+from .pools import process_pool
 from .settings import Settings
 from .tables import TableError
 from .wire import web_assets
@@ -312,11 +312,8 @@ class Reviews:
             await self.db.call(jobs.release, self.db.store, self.runner)
 
     def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.settings.analysis_workers, mp_context=ctx
-            )
+        if self._pool is None:  # its processes exit if this gateway is killed (pools.py)
+            self._pool = process_pool(self.settings.analysis_workers)
         return self._pool
 
     # --- asking ----------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from parlour.core import IllegalMove, ParlourError
 
 from . import wire
+from .bus import BusDown
 from .clients import client_address
 from .connections import Conn
 from .gateway import Gateway, Replica
@@ -174,6 +175,8 @@ async def _session(
                 conn.send(wire.error(exc.code, str(exc), **extra))
             except ParlourError as exc:
                 conn.send(wire.error("bad_request", str(exc)))
+            except BusDown:  # an answer, not a dropped socket: the connection outlives Redis
+                conn.send(wire.error("busy", "the server's message bus is down: try again soon"))
     except WebSocketDisconnect:
         pass
     finally:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
@@ -25,6 +24,8 @@ import parlour
 from parlour.bots import Bot, make_bot
 from parlour.core import Game, Move
 from parlour.core.events import view_to_wire
+
+from .pools import process_pool
 
 __all__ = ["Thinker", "default_workers"]
 
@@ -42,9 +43,8 @@ class Thinker:
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+        if self._pool is None:  # its processes exit if this worker is killed (pools.py)
+            self._pool = process_pool(self.workers)
         return self._pool
 
     async def choose(

@@ -32,7 +32,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from parlour.core import IllegalMove, Move, ParlourError
 
-from .bus import Bus
+from .bus import Bus, tell
 from .chat import ChatLog
 from .database import Database
 from .director import TournamentDirector
@@ -129,7 +129,9 @@ class OwnedTable:
         the number of an earlier change told only now)."""
         seq = self.fence.seq if seq is None else seq
         message = {"kind": kind, "table": self.code, "seq": seq, **fields}
-        await self.worker.bus.publish(table_channel(self.code), message)
+        # with the bus down the change is still stored: gateways read it from the database, and
+        # the bots, clocks and next game that follow it must not wait for Redis
+        await tell(self.worker.bus, table_channel(self.code), message)
 
     # --- requests from gateways ------------------------------------------------------------------
     async def join(
@@ -606,7 +608,8 @@ class TableWorker:
                 if peer is not None:
                     new = await self.db.call(self.db.store.claim, f.code, peer, f.owner, f.epoch)
                     if new is not None:
-                        await self.bus.publish(f"worker:{peer}", {"op": "adopt", "table": f.code})
+                        # a prompt: the peer finds the table in its next adopting round
+                        await tell(self.bus, f"worker:{peer}", {"op": "adopt", "table": f.code})
                 else:
                     await self.db.call(self.db.store.release, f)
                 owned.gone = True
@@ -802,7 +805,8 @@ class TableWorker:
                 while len(self._replies) > 5000:
                     self._replies.popitem(last=False)
         if reply_to is not None:
-            await self.bus.publish(f"gateway:{reply_to}", {"id": rid, **answer})
+            # lost with the bus down: the gateway asks again with the same id, answered above
+            await tell(self.bus, f"gateway:{reply_to}", {"id": rid, **answer})
 
     async def _answer(self, op: Any, code: str, args: dict[str, Any]) -> dict[str, Any]:
         if code not in self.tables or code in self._loading:
