@@ -37,7 +37,7 @@ from parlour.core import State
 from parlour.core.rng import fresh_seed
 
 from ._render import render_text
-from .encoding import Encoding, Observer, encoding_for, outcome_rewards
+from .encoding import Encoding, TableObserver, encoding_for, outcome_rewards, read_only
 
 __all__ = ["ParlourAECEnv", "env", "raw_env"]
 
@@ -87,8 +87,9 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(enc.num_actions) for a in self.possible_agents}
         self._seeder = random.Random(fresh_seed())
         self.state: State = self.game.new_game(seed=0)
-        self._observers: list[Observer] = []
-        self._no_moves = np.zeros(enc.num_actions, np.int8)
+        self._table: TableObserver | None = None
+        # (read-only: the same zeros are every waiting agent's mask)
+        self._no_moves = read_only(np.zeros(enc.num_actions, np.int8))
         self._ended = False
         self.moves = 0
 
@@ -109,8 +110,8 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
             self._seeder = random.Random(seed)
         setup = dict((options or {}).get("setup", {}))
         self.state = self.game.new_game(seed=self._seeder.getrandbits(63), **setup)
-        # one observer a seat: each keeps its observation and updates it from what changed
-        self._observers = [self.encoding.observer(self.state, p) for p in range(self.game.players)]
+        # every seat's observation, kept and updated from what changed
+        self._table = self.encoding.table_observer(self.state)
         self.moves = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -122,14 +123,17 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self._agent_to_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation (a new vector each call) and the legal moves' mask: a new
+        array for the agent to move; every waiting agent's all-zero mask is one read-only array
+        (a copy each call cost 0.5 µs, 2 µs for Sorry!'s 43,140 ids)."""
         seat = self._seat[agent]
         st = self.state
-        if not self._observers:  # observed before the first reset (the wrapper allows it raw)
-            self._observers = [self.encoding.observer(st, p) for p in range(self.game.players)]
-        obs = self._observers[seat].observe()
+        table = self._table
+        if table is None:  # observed before the first reset (the wrapper allows it raw)
+            table = self._table = self.encoding.table_observer(st)
         # (to_play is None once the game is over)
-        mask = self.encoding.mask(st.legal_moves()) if st.to_play == seat else self._no_moves.copy()
-        return {"observation": obs, "action_mask": mask}
+        mask = self.encoding.mask(st.legal_moves()) if st.to_play == seat else self._no_moves
+        return {"observation": table.observe(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
