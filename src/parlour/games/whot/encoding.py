@@ -18,10 +18,12 @@ So the nigerian rules (no declarations, no WHOT powers) have 49 + 5 + 3 = 57 act
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from parlour.adapters.encoding import (
     Field,
@@ -46,6 +48,10 @@ CARDS: tuple[int, ...] = tuple(sorted(set(PACK)))
 _INDEX: dict[str, int] = {card_text(c): i for i, c in enumerate(CARDS)}
 _NUMBERED = tuple(c for c in CARDS if c != WHOT)
 _K = len(CARDS)
+#: `WhotTable._index` by encoding (an encoding is one table: players and rules).
+_TABLE_INDEX: weakref.WeakKeyDictionary[WhotEncoding, list[npt.NDArray[np.intp]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 class WhotEncoding(TableEncoding):
@@ -448,6 +454,16 @@ class WhotTable(TableObserver):
         self.hand_row = [size + q * _K for q in range(n)]
         self.known_row = [at["known"] + q * _K for q in range(n)]
         self.count_at = [at["counts"] + q for q in range(n)]
+        # Each seat's gather depends on the table only: worked out once an encoding.
+        index = _TABLE_INDEX.get(encoding)
+        if index is None:
+            index = _TABLE_INDEX[encoding] = self._index()
+        self.index = index
+        self.rewrite()
+
+    def _index(self) -> list[npt.NDArray[np.intp]]:
+        """Each seat's gather: where each entry of its observation is in `table`."""
+        n, at, size = self.n, self.at, self.encoding.layout.size
         index = []
         for s in range(n):
             ix = np.arange(size, dtype=np.intp)
@@ -459,8 +475,7 @@ class WhotTable(TableObserver):
                 a = at["known"] + k * _K
                 ix[a : a + _K] = np.arange(self.known_row[q], self.known_row[q] + _K)
             index.append(ix)
-        self.index = index
-        self.rewrite()
+        return index
 
     def rewrite(self) -> None:
         """Write the whole vector again from the state: the public fields from the encoding of
