@@ -32,7 +32,7 @@ from parlour.core import Game, Move, State
 from .books import BooksState
 from .deck import DECK, SUITS, Card, parse_card
 from .notation import THANK, Ask, Play, Prefer, Thank
-from .observers import BooksObserver, TricksObserver, TricksTable
+from .observers import BooksObserver, BooksTable, TricksObserver, TricksTable
 from .tricks import _PLAY_MOVES, _PREFER_MOVES, TricksState
 
 __all__ = ["BooksEncoding", "TricksEncoding"]
@@ -246,3 +246,8 @@ class BooksEncoding(TableEncoding):
         if not isinstance(state, BooksState):
             return super().observer(state, seat)
         return BooksObserver(self, state, seat)
+
+    def table_observer(self, state: State) -> TableObserver:
+        if not isinstance(state, BooksState):
+            return super().table_observer(state)
+        return BooksTable(self, state)
