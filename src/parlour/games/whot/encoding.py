@@ -508,7 +508,99 @@ class WhotTable(TableObserver):
         st = self.st
         moves = len(st.history)
         if moves != self.moves_seen:
-            if moves == self.moves_seen + 1 and self._follow():
+            events = st.events
+            ev = events[-1] if events else None
+            if (
+                ev is not None
+                and moves == self.moves_seen + 1
+                and len(events) == self.events_seen + 1
+                and ev.kind == "draw"
+                and ev.cards == 1
+            ):
+                # The commonest move, written out: one card drawn, the move's only event, so
+                # the market was not refilled and the game goes on. The card is the last of
+                # the hand; the call, the pile and the open turn are as they were, and no pick
+                # is pending any more.
+                mv = self.mv
+                p = ev.player
+                hand = st.hands[p]
+                i = _CARD_AT[hand[-1]]
+                mv[self.hand_row[p] + i] += 1
+                mv[self.count_at[p]] = len(hand)
+                pack = st.pack
+                mv[self.pack_count_at] = self.pack_count = len(pack)
+                if self.pack_public:  # (and still: no refill)
+                    mv[self.known_row[p] + i] += 1
+                    x = _CARD_AT[pack[-1]] if pack else -1
+                    was = self.pack_next
+                    if was >= 0:
+                        mv[self.pack_next_at + was] = 0
+                    if x >= 0:
+                        mv[self.pack_next_at + x] = 1
+                    self.pack_next = x
+                if self.pending_pick:
+                    mv[self.pending_pick_at] = self.pending_pick = 0
+                    mv[self.pick_number_at] = self.pick_number = 0
+                before, q = self.to_play, st.current
+                if before is not None:
+                    mv[self.to_play_at + before] = 0
+                if q is not None:  # (always: the game goes on)
+                    mv[self.to_play_at + q] = 1
+                self.to_play = q
+                self.events_seen += 1
+                self.moves_seen = moves
+            elif (
+                ev is not None
+                and moves == self.moves_seen + 1
+                and len(events) == self.events_seen + 1
+                and ev.kind == "play"
+            ):
+                # The other common move, written out: one card played, the move's only event
+                # (no power that makes one, no end): `_played`, then what a play may change of
+                # `_values` (not the market: nobody drew).
+                mv = self.mv
+                p = ev.player
+                i = _CARD_AT[ev.move.card]
+                mv[self.hand_row[p] + i] -= 1
+                e = self.known_row[p] + i
+                if mv[e]:  # (the engine forgets a known card played, if it knew it)
+                    mv[e] -= 1
+                mv[self.pile_at + i] += 1
+                mv[self.count_at[p]] = len(st.hands[p])
+                was = self.call_card
+                if was >= 0:
+                    mv[self.call_card_at + was] = 0
+                mv[self.call_card_at + i] = 1
+                self.call_card = i
+                x = st.call_sym
+                was = self.call_symbol
+                if x != was:
+                    if was >= 0:
+                        mv[self.call_symbol_at + was] = 0
+                    if x >= 0:
+                        mv[self.call_symbol_at + x] = 1
+                    self.call_symbol = x
+                x = st.pending_pick
+                if x or self.pending_pick:
+                    if x != self.pending_pick:
+                        mv[self.pending_pick_at] = self.pending_pick = x
+                    x = st.pick_num if x else 0
+                    if x != self.pick_number:
+                        mv[self.pick_number_at] = self.pick_number = x
+                before, q = self.to_play, st.current
+                if q != before:
+                    if before is not None:
+                        mv[self.to_play_at + before] = 0
+                    if q is not None:  # (always: the game goes on)
+                        mv[self.to_play_at + q] = 1
+                    self.to_play = q
+                if st.turn_cards or st.turn_said or self.turn_cards or self.turn_said:
+                    self._turn()
+                if (st.free, st.direction, st.pending_skip, st.straight_dir) != self.rare:
+                    self._values()  # (writes the rare values; the rest are written already)
+                self.events_seen += 1
+                self.moves_seen = moves
+            elif moves == self.moves_seen + 1 and self._follow():
                 self.moves_seen = moves
             else:
                 self.rewrite()
