@@ -153,13 +153,13 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         obs = None
         if observe:
-            seat = self._seat[agent]
             st = self.state
             table = self._table
             if table is None:
                 table = self._table = self.encoding.table_observer(st)
-            mask = self.encoding.mask(st.legal_moves()) if st.to_play == seat else self._no_moves
-            obs = {"observation": table.observe(seat), "action_mask": mask}
+            # (the agent selected is the one to move until the game ends or is cut short)
+            mask = self._no_moves if self._ended else self.encoding.mask(st.legal_moves())
+            obs = {"observation": table.observe(self._seat[agent]), "action_mask": mask}
         return (
             obs,
             self._cumulative_rewards[agent],

@@ -515,22 +515,26 @@ class WhotTable(TableObserver):
                 and moves == self.moves_seen + 1
                 and len(events) == self.events_seen + 1
                 and ev.kind == "draw"
-                and ev.cards == 1
+                and 0 < ev.cards <= len(st.hands[ev.player])
             ):
-                # The commonest move, written out: one card drawn, the move's only event, so
-                # the market was not refilled and the game goes on. The card is the last of
-                # the hand; the call, the pile and the open turn are as they were, and no pick
-                # is pending any more.
+                # The commonest move, written out: cards drawn (one, or a pick), the move's
+                # only event, so the market was not refilled and the game goes on. The cards
+                # are the last of the hand; the call, the pile and the open turn are as they
+                # were, and no pick is pending any more.
                 mv = self.mv
                 p = ev.player
                 hand = st.hands[p]
-                i = _CARD_AT[hand[-1]]
-                mv[self.hand_row[p] + i] += 1
+                at = self.hand_row[p]
+                drawn = hand[-ev.cards :]
+                for c in drawn:
+                    mv[at + _CARD_AT[c]] += 1
                 mv[self.count_at[p]] = len(hand)
                 pack = st.pack
                 mv[self.pack_count_at] = self.pack_count = len(pack)
                 if self.pack_public:  # (and still: no refill)
-                    mv[self.known_row[p] + i] += 1
+                    at = self.known_row[p]
+                    for c in drawn:
+                        mv[at + _CARD_AT[c]] += 1
                     x = _CARD_AT[pack[-1]] if pack else -1
                     was = self.pack_next
                     if was >= 0:
