@@ -106,7 +106,7 @@ def test_every_agent_observes_its_view_encoded_and_kept_observations_never_chang
     raw = env.unwrapped
     enc = raw.encoding
     rng = np.random.default_rng(1)
-    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    kept: list[tuple[Any, Any]] = []
     for step, agent in enumerate(env.agent_iter(300)):
         obs, _r, term, trunc, _i = env.last()
         st = raw.state

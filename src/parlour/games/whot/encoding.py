@@ -509,14 +509,11 @@ class WhotTable(TableObserver):
         moves = len(st.history)
         if moves != self.moves_seen:
             events = st.events
-            ev = events[-1] if events else None
-            if (
-                ev is not None
-                and moves == self.moves_seen + 1
-                and len(events) == self.events_seen + 1
-                and ev.kind == "draw"
-                and 0 < ev.cards <= len(st.hands[ev.player])
-            ):
+            # (the two commonest moves below: one move since the last look, one event)
+            one = moves == self.moves_seen + 1 and len(events) == self.events_seen + 1
+            ev: Any = events[-1] if one else None
+            kind = "" if ev is None else ev.kind
+            if kind == "draw" and 0 < ev.cards <= len(st.hands[ev.player]):
                 # The commonest move, written out: cards drawn (one, or a pick), the move's
                 # only event, so the market was not refilled and the game goes on. The cards
                 # are the last of the hand; the call, the pile and the open turn are as they
@@ -553,12 +550,7 @@ class WhotTable(TableObserver):
                 self.to_play = q
                 self.events_seen += 1
                 self.moves_seen = moves
-            elif (
-                ev is not None
-                and moves == self.moves_seen + 1
-                and len(events) == self.events_seen + 1
-                and ev.kind == "play"
-            ):
+            elif kind == "play":
                 # The other common move, written out: one card played, the move's only event
                 # (no power that makes one, no end): `_played`, then what a play may change of
                 # `_values` (not the market: nobody drew).
