@@ -45,6 +45,7 @@ __all__ = [
     "as_action",
     "encoding_for",
     "outcome_rewards",
+    "read_only",
     "relative_seats",
 ]
 
