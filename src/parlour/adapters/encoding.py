@@ -161,7 +161,7 @@ class TableObserver:
 
     This one keeps one `Observer` a seat, each catching up on what it missed when its seat is
     looked at. A game's encoding may override `BaseEncoding.table_observer` to follow each move
-    once for the whole table instead (Whot!: `WhotTable`)."""
+    once for the whole table instead (docs/adapters.md, "Table observers")."""
 
     def __init__(self, encoding: Encoding, state: State) -> None:
         self.state = state
