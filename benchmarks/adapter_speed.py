@@ -7,8 +7,9 @@ count less):
 * engine      — `state.legal_moves()`, a random choice, `state.apply(move)`;
 * view+enc    — the same plus the whole re-encoding an agent needed before observers:
                 `encoding.observe(state.view(player))` and `encoding.legal_mask(legal)`;
-* observer    — the same plus what the adapters now do each step: the seat's
-                `encoding.observer(state, seat).observe()` and the kept `encoding.mask(legal)`;
+* observer    — the same plus what the Gymnasium adapter does each step: the seat's
+                `encoding.observer(state, seat).observe()` and `encoding.mask(legal)` (the
+                PettingZoo environment keeps one `encoding.table_observer(state)` instead);
 * pettingzoo  — `env.last()` (observation and mask) and `env.step(action)` per agent turn;
 * gymnasium   — `env.step(action)` of the learning seat; the opponents (`random` bots) move inside
                 the step, so one step is several moves: the column counts every move;

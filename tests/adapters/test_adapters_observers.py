@@ -94,6 +94,43 @@ def test_an_observer_sees_what_the_whole_view_encodes(table: tuple[str, dict[str
     assert follow(name, kw, seed=21, moves=3000) > 0
 
 
+def follow_table(name: str, kw: dict[str, Any], seed: int, moves: int) -> int:
+    """Play `moves` random moves (new games as they end) with one table observer a game, as the
+    PettingZoo environment keeps: after most moves every seat is compared (in a random order),
+    after some none, so that the next look comes several moves later."""
+    game = parlour.make(name, **kw)
+    enc = encoding_for(game)
+    rng = random.Random(seed)
+    compared = 0
+    while moves > 0:
+        state = game.new_game(seed=rng.getrandbits(32))
+        table = enc.table_observer(state)
+        while True:
+            if rng.random() < 0.9 or state.is_over:
+                seats = list(range(game.players))
+                rng.shuffle(seats)
+                for p in seats:
+                    got = table.observe(p)
+                    assert got.dtype == np.float32
+                    want = enc.observe(state.view(p))
+                    np.testing.assert_array_equal(got, want, err_msg=f"seat {p}: {state.history}")
+                    compared += 1
+            if state.is_over or moves <= 0:
+                break
+            legal = state.legal_moves()
+            state.apply(rng.choice(legal))
+            moves -= 1
+    return compared
+
+
+@pytest.mark.parametrize("table", CASES, ids=table_id)
+def test_a_table_observer_sees_what_each_seats_view_encodes(
+    table: tuple[str, dict[str, Any]],
+) -> None:
+    name, kw = table
+    assert follow_table(name, kw, seed=22, moves=1000) > 0
+
+
 def test_an_observation_is_a_new_array_each_time() -> None:
     game = parlour.make("whot", players=2, rules="nigerian")
     enc = encoding_for(game)
@@ -105,3 +142,7 @@ def test_an_observation_is_a_new_array_each_time() -> None:
     mask = enc.mask(state.legal_moves())
     mask[:] = 0
     assert enc.mask(state.legal_moves()).any()
+    table = enc.table_observer(state)
+    first = table.observe(1)
+    first[:] = -7
+    np.testing.assert_array_equal(table.observe(1), enc.observe(state.view(1)))

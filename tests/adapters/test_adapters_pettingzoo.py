@@ -90,3 +90,42 @@ def test_truncation_and_render() -> None:
         steps += 1
     assert steps == 5
     assert isinstance(env.render(), str)
+
+
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+def test_every_agent_observes_its_view_encoded_and_kept_observations_never_change(
+    table: tuple[str, dict[str, Any]],
+) -> None:
+    """Through the environment (one table observer for every seat): at every step, each agent's
+    observation is the encoding of its own view, the mover's mask marks its legal moves, a
+    waiting agent's mask is all zeros and cannot be written, and an observation handed out
+    earlier is still what it was."""
+    name, kw = table
+    env = pz.env(name, **kw)
+    env.reset(seed=5)
+    raw = env.unwrapped
+    enc = raw.encoding
+    rng = np.random.default_rng(1)
+    kept: list[tuple[Any, Any]] = []
+    for step, agent in enumerate(env.agent_iter(300)):
+        obs, _r, term, trunc, _i = env.last()
+        st = raw.state
+        if step % 7 == 0:  # now and then every agent, in seat order
+            for other in env.possible_agents:
+                seat = raw._seat[other]
+                seen = env.observe(other)
+                np.testing.assert_array_equal(seen["observation"], enc.observe(st.view(seat)))
+                if other != agent or term or trunc:
+                    assert not seen["action_mask"].any()
+                    with pytest.raises(ValueError):
+                        seen["action_mask"][0] = 1
+        np.testing.assert_array_equal(obs["observation"], enc.observe(st.view(raw._seat[agent])))
+        kept.append((obs["observation"], obs["observation"].copy()))
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = enc.legal_mask(st.legal_moves()).astype(np.int8)
+        np.testing.assert_array_equal(obs["action_mask"], legal)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    for handed, copy in kept:
+        np.testing.assert_array_equal(handed, copy)

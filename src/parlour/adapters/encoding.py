@@ -11,6 +11,9 @@ An `Encoding` belongs to one `Game` (name, table size, rules). It gives
 * `observer(state, seat)`: an `Observer` that gives `observe(state.view(seat))` again and again as
   the game goes on, for less than a whole re-encoding each time: a game's encoding may keep the
   vector and update it from what changed; by default it re-encodes the view;
+* `table_observer(state)`: a `TableObserver` giving every seat's observation (what the PettingZoo
+  environment asks each step): by default one `Observer` a seat; a game's encoding may follow each
+  move once for the whole table instead;
 * `mask(legal)`: `legal_mask` as int8, built the cheapest way (the adapters' masks).
 
 Each game names the factory of its encoding in its manifest (`GameInfo.encoding`, a module of its
@@ -38,9 +41,11 @@ __all__ = [
     "Layout",
     "Observer",
     "TableEncoding",
+    "TableObserver",
     "as_action",
     "encoding_for",
     "outcome_rewards",
+    "read_only",
     "relative_seats",
 ]
 
@@ -119,6 +124,8 @@ class Encoding(Protocol):
 
     def observer(self, state: State, seat: int) -> Observer: ...
 
+    def table_observer(self, state: State) -> TableObserver: ...
+
     def mask(self, legal: Sequence[Move]) -> Int8Array: ...
 
     def fields(self) -> tuple[Field, ...]: ...
@@ -146,6 +153,29 @@ class Observer:
 
     def observe(self) -> FloatArray:
         return self.encoding.observe(self.state.view(self.seat))
+
+
+class TableObserver:
+    """Every seat's observation of one game as it goes on: `observe(seat)` is always equal to
+    `encoding.observe(state.view(seat))` for the state as it is now (a new array each call).
+
+    This one keeps one `Observer` a seat, each catching up on what it missed when its seat is
+    looked at. A game's encoding may override `BaseEncoding.table_observer` to follow each move
+    once for the whole table instead (docs/adapters.md, "Table observers")."""
+
+    def __init__(self, encoding: Encoding, state: State) -> None:
+        self.state = state
+        self.observers = [encoding.observer(state, p) for p in range(state.game.players)]
+
+    def observe(self, seat: int) -> FloatArray:
+        return self.observers[seat].observe()
+
+
+def read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A read-only view of `array` that cannot be made writeable again (its base is read-only
+    too), for arrays handed out more than once."""
+    array.flags.writeable = False
+    return array.view()
 
 
 class BaseEncoding:
@@ -262,6 +292,11 @@ class BaseEncoding:
         """An `Observer` of `seat` in `state`. Games whose encoding can follow a game move by move
         override this; this one re-encodes the view each time."""
         return Observer(self, state, seat)
+
+    def table_observer(self, state: State) -> TableObserver:
+        """A `TableObserver` of every seat in `state`: one `observer` a seat, unless the game's
+        encoding overrides this."""
+        return TableObserver(self, state)
 
 
 class TableEncoding(BaseEncoding):

@@ -30,6 +30,7 @@ from parlour.adapters.encoding import (
     Int8Array,
     Layout,
     Observer,
+    TableObserver,
 )
 from parlour.core import Game, IllegalMove, Move, State
 
@@ -37,7 +38,7 @@ from .board import COLOURS, SAFETY_BASE, TRACK, parse_square, rel_of_abs
 from .cards import SORRY, VALUES, parse_card
 from .engine import SorryState
 from .notation import ENTER, MOVE, PASS, SORRY_MOVE, SPLIT, SWAP, SorryMove
-from .observer import SorryObserver
+from .observer import SorryObserver, SorryTable
 
 __all__ = ["SorryEncoding"]
 
@@ -213,6 +214,11 @@ class SorryEncoding(BaseEncoding):
         if not isinstance(state, SorryState):
             return super().observer(state, seat)
         return SorryObserver(self, state, seat)
+
+    def table_observer(self, state: State) -> TableObserver:
+        if not isinstance(state, SorryState):
+            return super().table_observer(state)
+        return SorryTable(self, state)
 
 
 def _card(token: str) -> int:

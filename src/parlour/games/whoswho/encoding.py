@@ -24,6 +24,7 @@ from parlour.adapters.encoding import (
     Layout,
     Observer,
     TableEncoding,
+    TableObserver,
     relative_seats,
 )
 from parlour.core import Game, Move, State
@@ -31,7 +32,7 @@ from parlour.core import Game, Move, State
 from .books import BooksState
 from .deck import DECK, SUITS, Card, parse_card
 from .notation import THANK, Ask, Play, Prefer, Thank
-from .observers import BooksObserver, TricksObserver
+from .observers import BooksObserver, BooksTable, TricksObserver, TricksTable
 from .tricks import _PLAY_MOVES, _PREFER_MOVES, TricksState
 
 __all__ = ["BooksEncoding", "TricksEncoding"]
@@ -148,6 +149,11 @@ class TricksEncoding(TableEncoding):
             return super().observer(state, seat)
         return TricksObserver(self, state, seat)
 
+    def table_observer(self, state: State) -> TableObserver:
+        if not isinstance(state, TricksState):
+            return super().table_observer(state)
+        return TricksTable(self, state)
+
 
 class BooksEncoding(TableEncoding):
     ACTIONS_DOC = (
@@ -240,3 +246,8 @@ class BooksEncoding(TableEncoding):
         if not isinstance(state, BooksState):
             return super().observer(state, seat)
         return BooksObserver(self, state, seat)
+
+    def table_observer(self, state: State) -> TableObserver:
+        if not isinstance(state, BooksState):
+            return super().table_observer(state)
+        return BooksTable(self, state)

@@ -18,10 +18,12 @@ So the nigerian rules (no declarations, no WHOT powers) have 49 + 5 + 3 = 57 act
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from parlour.adapters.encoding import (
     Field,
@@ -29,6 +31,7 @@ from parlour.adapters.encoding import (
     Layout,
     Observer,
     TableEncoding,
+    TableObserver,
     relative_seats,
 )
 from parlour.core import Game, Move, State
@@ -38,13 +41,17 @@ from .engine import WhotState
 from .moves import DRAW, END, PASS, play
 from .rules import DECLARATIONS, PICK_AMOUNT, WhotRules
 
-__all__ = ["CARDS", "WhotEncoding", "WhotObserver"]
+__all__ = ["CARDS", "WhotEncoding", "WhotObserver", "WhotTable"]
 
 #: The 50 distinct cards (49 numbered, then WHOT), by number then symbol.
 CARDS: tuple[int, ...] = tuple(sorted(set(PACK)))
 _INDEX: dict[str, int] = {card_text(c): i for i, c in enumerate(CARDS)}
 _NUMBERED = tuple(c for c in CARDS if c != WHOT)
 _K = len(CARDS)
+#: `WhotTable._index` by encoding (an encoding is one table: players and rules).
+_TABLE_INDEX: weakref.WeakKeyDictionary[WhotEncoding, list[npt.NDArray[np.intp]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 class WhotEncoding(TableEncoding):
@@ -153,6 +160,11 @@ class WhotEncoding(TableEncoding):
         if not isinstance(state, WhotState):
             return super().observer(state, seat)
         return WhotObserver(self, state, seat)
+
+    def table_observer(self, state: State) -> TableObserver:
+        if not isinstance(state, WhotState):
+            return super().table_observer(state)
+        return WhotTable(self, state)
 
 
 #: A card's place in `CARDS` by the card's int (what the engine holds), for the observers: a
@@ -403,3 +415,382 @@ class WhotObserver(Observer):
         mv[at["pending_skip"]] = skip
         mv[at["straight_dir"]] = (straight > 0) - (straight < 0)
         self.rare = rare
+
+
+class WhotTable(TableObserver):
+    """Every seat's observation at once, each move followed once for the whole table.
+
+    It keeps one vector, `table`, laid out as the observation but with the seat fields (`counts`,
+    `known`, `to_play`) in absolute seat order, followed by every seat's hand counts; a seat's
+    observation is one NumPy gather from it (`table[index[seat]]`, a new array), which puts the
+    seat's own hand in `hand` and turns the seat fields to start at the seat. A seat's index
+    reads only its own hand and the public fields: what `view(seat)` shows.
+
+    On `observe`, a single move since the last look is followed from its events when they are of
+    the common kinds — one card played (with a suspension or a general market at most: each other
+    seat drew the last card of its hand), or one draw of k cards (the last k of the hand) — and
+    then the single values are compared one by one, as `WhotObserver` does. Any other move
+    (a refill, a penalty, the end…) or several moves at once rewrite the whole vector from the
+    state's views, as do the first look and `rewrite()`. `tests/adapters/test_adapters_observers.py`
+    holds it equal to the full encoding of every seat, move by move."""
+
+    def __init__(self, encoding: WhotEncoding, state: WhotState) -> None:
+        self.encoding = encoding
+        self.state = state
+        self.st = state
+        layout = encoding.layout
+        n = self.n = state.n
+        size = layout.size
+        self.table: FloatArray = np.zeros(size + n * _K, np.float32)
+        # Single entries are written through a memoryview (see WhotObserver).
+        self.mv = self.table.data
+        at = {name: a for name, (a, _b) in layout.offsets.items()}
+        self.at = at
+        self.pile_at = at["pile"]
+        self.call_card_at, self.call_symbol_at = at["call_card"], at["call_symbol"]
+        self.to_play_at, self.pack_next_at = at["to_play"], at["pack_next"]
+        self.pack_count_at, self.is_over_at = at["pack_count"], at["is_over"]
+        self.pending_pick_at, self.pick_number_at = at["pending_pick"], at["pick_number"]
+        self.hand_row = [size + q * _K for q in range(n)]
+        self.known_row = [at["known"] + q * _K for q in range(n)]
+        self.count_at = [at["counts"] + q for q in range(n)]
+        # Each seat's gather depends on the table only: worked out once an encoding.
+        index = _TABLE_INDEX.get(encoding)
+        if index is None:
+            index = _TABLE_INDEX[encoding] = self._index()
+        self.index = index
+        self.rewrite()
+
+    def _index(self) -> list[npt.NDArray[np.intp]]:
+        """Each seat's gather: where each entry of its observation is in `table`."""
+        n, at, size = self.n, self.at, self.encoding.layout.size
+        index = []
+        for s in range(n):
+            ix = np.arange(size, dtype=np.intp)
+            ix[at["hand"] : at["hand"] + _K] = np.arange(self.hand_row[s], self.hand_row[s] + _K)
+            for k in range(n):
+                q = (s + k) % n
+                ix[at["counts"] + k] = at["counts"] + q
+                ix[at["to_play"] + k] = at["to_play"] + q
+                a = at["known"] + k * _K
+                ix[a : a + _K] = np.arange(self.known_row[q], self.known_row[q] + _K)
+            index.append(ix)
+        return index
+
+    def rewrite(self) -> None:
+        """Write the whole vector again from the state: the public fields from the encoding of
+        seat 0's view (its seat fields are in absolute order), each seat's hand counted, and
+        the values compared on later moves as they are now."""
+        st, enc, mv = self.st, self.encoding, self.mv
+        size = enc.layout.size
+        table = self.table
+        table[:size] = enc.observe(st.view(0))
+        table[size:] = 0
+        for q, hand in enumerate(st.hands):
+            at = self.hand_row[q]
+            for c in hand:
+                mv[at + _CARD_AT[c]] += 1
+        self.events_seen = len(st.events)
+        self.moves_seen = len(st.history)
+        self.turn_cards = list(st.turn_cards)
+        self.turn_said = list(st.turn_said)
+        self.call_card = _CARD_AT[st.pile[-1]] if st.pile else -1
+        self.call_symbol = st.call_sym
+        self.rare = (st.free, st.direction, st.pending_skip, st.straight_dir)
+        self.pack_count = len(st.pack)
+        self.pack_public = st.pack_public
+        self.pack_next = _CARD_AT[st.pack[-1]] if st.pack_public and st.pack else -1
+        self.pending_pick = st.pending_pick
+        self.pick_number = st.pick_num if st.pending_pick else 0
+        self.to_play: int | None = st.current
+
+    def observe(self, seat: int) -> FloatArray:
+        st = self.st
+        moves = len(st.history)
+        if moves != self.moves_seen:
+            events = st.events
+            # (the two commonest moves below: one move since the last look, one event)
+            one = moves == self.moves_seen + 1 and len(events) == self.events_seen + 1
+            ev: Any = events[-1] if one else None
+            kind = "" if ev is None else ev.kind
+            if kind == "draw" and 0 < ev.cards <= len(st.hands[ev.player]):
+                # The commonest move, written out: cards drawn (one, or a pick), the move's
+                # only event, so the market was not refilled and the game goes on. The cards
+                # are the last of the hand; the call, the pile and the open turn are as they
+                # were, and no pick is pending any more.
+                mv = self.mv
+                p = ev.player
+                hand = st.hands[p]
+                at = self.hand_row[p]
+                drawn = hand[-ev.cards :]
+                for c in drawn:
+                    mv[at + _CARD_AT[c]] += 1
+                mv[self.count_at[p]] = len(hand)
+                pack = st.pack
+                mv[self.pack_count_at] = self.pack_count = len(pack)
+                if self.pack_public:  # (and still: no refill)
+                    at = self.known_row[p]
+                    for c in drawn:
+                        mv[at + _CARD_AT[c]] += 1
+                    x = _CARD_AT[pack[-1]] if pack else -1
+                    was = self.pack_next
+                    if was >= 0:
+                        mv[self.pack_next_at + was] = 0
+                    if x >= 0:
+                        mv[self.pack_next_at + x] = 1
+                    self.pack_next = x
+                if self.pending_pick:
+                    mv[self.pending_pick_at] = self.pending_pick = 0
+                    mv[self.pick_number_at] = self.pick_number = 0
+                before, q = self.to_play, st.current
+                if before is not None:
+                    mv[self.to_play_at + before] = 0
+                if q is not None:  # (always: the game goes on)
+                    mv[self.to_play_at + q] = 1
+                self.to_play = q
+                self.events_seen += 1
+                self.moves_seen = moves
+            elif kind == "play":
+                # The other common move, written out: one card played, the move's only event
+                # (no power that makes one, no end): `_played`, then what a play may change of
+                # `_values` (not the market: nobody drew).
+                mv = self.mv
+                p = ev.player
+                i = _CARD_AT[ev.move.card]
+                mv[self.hand_row[p] + i] -= 1
+                e = self.known_row[p] + i
+                if mv[e]:  # (the engine forgets a known card played, if it knew it)
+                    mv[e] -= 1
+                mv[self.pile_at + i] += 1
+                mv[self.count_at[p]] = len(st.hands[p])
+                was = self.call_card
+                if was >= 0:
+                    mv[self.call_card_at + was] = 0
+                mv[self.call_card_at + i] = 1
+                self.call_card = i
+                x = st.call_sym
+                was = self.call_symbol
+                if x != was:
+                    if was >= 0:
+                        mv[self.call_symbol_at + was] = 0
+                    if x >= 0:
+                        mv[self.call_symbol_at + x] = 1
+                    self.call_symbol = x
+                x = st.pending_pick
+                if x or self.pending_pick:
+                    if x != self.pending_pick:
+                        mv[self.pending_pick_at] = self.pending_pick = x
+                    x = st.pick_num if x else 0
+                    if x != self.pick_number:
+                        mv[self.pick_number_at] = self.pick_number = x
+                before, q = self.to_play, st.current
+                if q != before:
+                    if before is not None:
+                        mv[self.to_play_at + before] = 0
+                    if q is not None:  # (always: the game goes on)
+                        mv[self.to_play_at + q] = 1
+                    self.to_play = q
+                if st.turn_cards or st.turn_said or self.turn_cards or self.turn_said:
+                    self._turn()
+                if (st.free, st.direction, st.pending_skip, st.straight_dir) != self.rare:
+                    self._values()  # (writes the rare values; the rest are written already)
+                self.events_seen += 1
+                self.moves_seen = moves
+            elif moves == self.moves_seen + 1 and self._follow():
+                self.moves_seen = moves
+            else:
+                self.rewrite()
+        return self.table.take(self.index[seat])  # (a little faster than indexing with it)
+
+    def _follow(self) -> bool:
+        """Follow the one move made since the last look; False (nothing written) if its events
+        are not of the common kinds."""
+        st, mv = self.st, self.mv
+        events = st.events
+        seen = self.events_seen
+        new = len(events) - seen
+        if new == 0:  # (`end` closing a turn without a power: no card moved)
+            self._values()
+            return True
+        if new == 1:
+            ev = events[seen]
+            kind = ev.kind
+            if kind == "draw":
+                p = ev.player
+                hand = st.hands[p]
+                k = ev.cards
+                if not 0 < k <= len(hand):
+                    return False
+                at = self.hand_row[p]
+                drawn = hand[-k:]
+                for c in drawn:
+                    mv[at + _CARD_AT[c]] += 1
+                if st.pack_public:  # (the pack's order is public: so is every card drawn)
+                    at = self.known_row[p]
+                    for c in drawn:
+                        mv[at + _CARD_AT[c]] += 1
+                mv[self.count_at[p]] = len(hand)
+            elif kind != "play":
+                return False
+            else:
+                self._played(ev)
+        elif new == 2:
+            ev = events[seen]
+            first = ev.kind
+            then = events[seen + 1].kind
+            k = ev.cards if first == "draw" else 0
+            if (
+                then == "refill"
+                and 0 < k <= len(st.hands[ev.player])
+                and (k == 1 or not (st.pack_public or self.pack_public))
+            ):
+                # The market ran out: the pile but its top became the market, and the cards
+                # were drawn, the last from it (known if the new market's order is public; one
+                # card, or a market that was never public, so that all are alike).
+                self._refilled()
+                p = ev.player
+                hand = st.hands[p]
+                at = self.hand_row[p]
+                drawn = hand[-k:]
+                for c in drawn:
+                    mv[at + _CARD_AT[c]] += 1
+                if st.pack_public:
+                    at = self.known_row[p]
+                    for c in drawn:
+                        mv[at + _CARD_AT[c]] += 1
+                mv[self.count_at[p]] = len(hand)
+            elif first != "play" or (then != "suspend" and then != "general_market"):
+                return False
+            else:
+                p = self._played(ev)
+                if then == "general_market":
+                    self._market(p)
+        elif new == 3:
+            ev = events[seen]
+            if (
+                ev.kind != "play"
+                or events[seen + 1].kind != "refill"
+                or events[seen + 2].kind != "general_market"
+                or st.pack_public  # (some cards may have been drawn from a hidden market)
+            ):
+                return False
+            p = self._played(ev)
+            self._refilled()
+            self._market(p)
+        else:
+            return False
+        self.events_seen = len(events)
+        self._values()
+        return True
+
+    def _played(self, ev: Any) -> int:
+        """A card played: out of its player's hand (and known cards, if known), onto the pile."""
+        p: int = ev.player
+        i = _CARD_AT[ev.move.card]
+        mv = self.mv
+        mv[self.hand_row[p] + i] -= 1
+        at = self.known_row[p] + i
+        if mv[at]:  # (the engine forgets a known card played, if it knew it)
+            mv[at] -= 1
+        mv[self.pile_at + i] += 1
+        mv[self.count_at[p]] = len(self.st.hands[p])
+        return p
+
+    def _market(self, p: int) -> None:
+        """A general market: every seat but `p` drew one card, the last of its hand."""
+        mv, public = self.mv, self.st.pack_public
+        for q, hand in enumerate(self.st.hands):
+            if q != p:
+                i = _CARD_AT[hand[-1]]
+                mv[self.hand_row[q] + i] += 1
+                if public:
+                    mv[self.known_row[q] + i] += 1
+                mv[self.count_at[q]] = len(hand)
+
+    def _refilled(self) -> None:
+        """The pile but its top card became the market: the pile is that one card now."""
+        at = self.pile_at
+        self.table[at : at + _K] = 0
+        self.mv[at + _CARD_AT[self.st.pile[0]]] = 1
+
+    def _values(self) -> None:
+        """The single values and one-hot entries (`WhotObserver.observe`'s, in absolute seats)."""
+        st, mv = self.st, self.mv
+        if st.turn_cards or st.turn_said or self.turn_cards or self.turn_said:
+            self._turn()
+        pile = st.pile
+        x: Any = _CARD_AT[pile[-1]] if pile else -1
+        was = self.call_card
+        if x != was:
+            if was >= 0:
+                mv[self.call_card_at + was] = 0
+            if x >= 0:
+                mv[self.call_card_at + x] = 1
+            self.call_card = x
+        x = st.call_sym
+        was = self.call_symbol
+        if x != was:
+            if was >= 0:
+                mv[self.call_symbol_at + was] = 0
+            if x >= 0:
+                mv[self.call_symbol_at + x] = 1
+            self.call_symbol = x
+        pack = st.pack
+        x = len(pack)
+        if x != self.pack_count:
+            mv[self.pack_count_at] = self.pack_count = x
+        x = st.pending_pick
+        if x or self.pending_pick:
+            if x != self.pending_pick:
+                mv[self.pending_pick_at] = self.pending_pick = x
+            x = st.pick_num if x else 0
+            if x != self.pick_number:
+                mv[self.pick_number_at] = self.pick_number = x
+        p = st.current
+        before = self.to_play
+        if p != before:
+            if before is not None:
+                mv[self.to_play_at + before] = 0
+            if p is not None:
+                mv[self.to_play_at + p] = 1
+            else:
+                mv[self.is_over_at] = 1
+            self.to_play = p
+        if st.pack_public or self.pack_public:
+            x = st.pack_public
+            if x != self.pack_public:
+                mv[self.at["pack_public"]] = self.pack_public = x
+            x = _CARD_AT[pack[-1]] if x and pack else -1
+            was = self.pack_next
+            if x != was:
+                if was >= 0:
+                    mv[self.pack_next_at + was] = 0
+                if x >= 0:
+                    mv[self.pack_next_at + x] = 1
+                self.pack_next = x
+        rare = (st.free, st.direction, st.pending_skip, st.straight_dir)
+        if rare != self.rare:
+            at = self.at
+            free, direction, skip, straight = rare
+            mv[at["free"]] = free
+            mv[at["direction"]] = direction
+            mv[at["pending_skip"]] = skip
+            mv[at["straight_dir"]] = (straight > 0) - (straight < 0)
+            self.rare = rare
+
+    def _turn(self) -> None:
+        """The cards played and the declarations said in an open turn of several cards."""
+        st, mv, at = self.st, self.mv, self.at
+        if st.turn_cards != self.turn_cards:
+            a = at["turn_cards"]
+            self.table[a : a + _K] = 0
+            for c in st.turn_cards:
+                mv[a + _CARD_AT[c]] += 1
+            mv[at["turn_open"]] = 1 if st.turn_cards else 0
+            self.turn_cards = st.turn_cards[:]
+        if st.turn_said != self.turn_said:
+            a = at["turn_said"]
+            self.table[a : a + 3] = 0
+            for said in st.turn_said:
+                mv[a + DECLARATIONS.index(said)] = 1
+            self.turn_said = st.turn_said[:]
