@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from copy import deepcopy
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from parlour.core import Game, Move, Result, RulesError, SetupError, State, to_wire
 from parlour.core.formats import MatchFormat
@@ -43,7 +43,17 @@ from parlour.core.options import rules_to_dict
 from parlour.core.rng import GameRng, fresh_seed
 
 from . import positions as read
-from .deck import CARD_TEXT, DECK, NUMBERS, SUITS, Card, constrained_deal, parse_card, sort_cards
+from .deck import (
+    CARD_TEXT,
+    DECK,
+    NUMBERS,
+    SUITS,
+    Card,
+    constrained_deal,
+    insert_card,
+    parse_card,
+    sort_cards,
+)
 from .events import (
     BookLaid,
     Called,
@@ -61,6 +71,7 @@ __all__ = ["BooksGame", "BooksState"]
 
 _BY_NUMBER: dict[int, tuple[Card, ...]] = {n: tuple(Card(n, s) for s in SUITS) for n in NUMBERS}
 _DECK_INDEX = {c: i for i, c in enumerate(DECK)}
+_SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
 _NUMBER = itemgetter(0)  # a card's number (`Card` is a tuple), read in C
 
 # The events of the hot path, built once (`_CALLED` as they first happen).
@@ -111,6 +122,20 @@ class BooksGame(Game[BooksRules, "BooksState"]):
         self._asks = {(q, c): Ask(q, c) for q in range(players) for c in DECK}
         # Per card, the call for it on each seat: `_calls` lists them without hashing pairs.
         self._asks_for = {c: tuple(Ask(q, c) for q in range(players)) for c in DECK}
+        # The cards a hand may call for, by the hand (`BooksState.call_parts`): a search lists
+        # them hundreds of thousands of times a decision, for far fewer distinct hands.
+        self._wanted: dict[tuple[Card, ...], tuple[tuple[Ask, ...], ...]] = {}
+        self._ranked: dict[tuple[Card, ...], Ranked] = {}  # the same, ranked (`call_ranks`)
+        # `_wanted_of[number][suits held, as bits]`: the calls for that number's other cards.
+        self._wanted_of = {
+            x: [
+                tuple(self._asks_for[c] for c in _BY_NUMBER[x] if not mask & _SUIT_BIT[c.suit])
+                for mask in range(16)
+            ]
+            for x in NUMBERS
+        }
+        # Per caller, every other seat: who may be called on while every hand holds cards.
+        self._others = tuple(tuple(q for q in range(players) if q != p) for p in range(players))
 
     def new_game(
         self, seed: int | None = None, position: Mapping[str, Any] | None = None, **setup: Any
@@ -261,11 +286,36 @@ class BooksGame(Game[BooksRules, "BooksState"]):
         return st
 
 
+class Ranked(NamedTuple):
+    """A caller's cards wanted (`BooksState.call_parts`) by how many of their number it holds:
+    `groups`, most held first, each (count, its cards with their calls on every seat) in the order
+    of `call_parts`; and `place`, per card wanted, its index there and that count."""
+
+    groups: tuple[tuple[int, tuple[tuple[Card, tuple[Ask, ...]], ...]], ...]
+    place: dict[Card, tuple[int, int]]
+
+
+def _ranked(hand: Sequence[Card], wanted: Sequence[tuple[Ask, ...]]) -> Ranked:
+    held: dict[int, int] = {}
+    for c in hand:
+        held[c.number] = held.get(c.number, 0) + 1
+    by_count: dict[int, list[tuple[Card, tuple[Ask, ...]]]] = {}
+    place: dict[Card, tuple[int, int]] = {}
+    for i, asks in enumerate(wanted):
+        card = asks[0].card
+        count = held.get(card.number, 0)
+        by_count.setdefault(count, []).append((card, asks))
+        place[card] = (i, count)
+    groups = tuple((k, tuple(by_count[k])) for k in sorted(by_count, reverse=True))
+    return Ranked(groups, place)
+
+
 def _deck_order(text: str) -> int:
     return _DECK_INDEX[parse_card(text)]
 
 
 _REDEALS = 20  # fresh deals tried before a redraw gives up
+_WANTED_MEMO = 40_000  # hands whose calls a game keeps (about 20 MB; a decision meets 15-25 thousand)
 
 
 class BooksState(State):
@@ -320,23 +370,74 @@ class BooksState(State):
             calls += map(itemgetter(q), wanted)
         return calls
 
-    def call_parts(self) -> tuple[list[int], list[tuple[Ask, ...]]]:
+    def call_parts(self) -> tuple[Sequence[int], Sequence[tuple[Ask, ...]]]:
         """The seats that may be called on (every other seat with cards, in order) and the cards
         that may be called for — of a number held (or of every number not booked, without
-        `caller_must_hold`), not held — each as its calls on every seat (`_asks_for`)."""
+        `caller_must_hold`), not held — each as its calls on every seat (`_asks_for`).
+
+        Both are shared and must not be changed. With `caller_must_hold` the cards wanted depend on
+        the hand alone, so the game keeps them by hand (`_wanted`); a test holds them equal to
+        `_wanted_for` on every state of many games."""
         p = self.turn
         hands = self.hands
-        hand = hands[p]
-        mine = set(hand)
-        if self.game.rules.caller_must_hold:
-            numbers = sorted(set(map(_NUMBER, hand)))
+        g = self.game
+        targets: Sequence[int]
+        if all(hands):
+            targets = g._others[p]
         else:
-            booked = {b for bs in self.books for b in bs}
-            numbers = [x for x in NUMBERS if x not in booked]
-        asks_for = self.game._asks_for
-        wanted = [asks_for[c] for x in numbers for c in _BY_NUMBER[x] if c not in mine]
-        targets = [q for q in range(self.game.players) if q != p and hands[q]]
+            targets = [q for q in range(g.players) if q != p and hands[q]]
+        if not g.rules.caller_must_hold:
+            return targets, self._wanted_for(hands[p])
+        key = tuple(hands[p])
+        memo = g._wanted
+        wanted = memo.get(key)
+        if wanted is None:
+            if len(memo) >= _WANTED_MEMO:
+                memo.clear()  # a bound on memory: start afresh
+            wanted = memo[key] = self._wanted_for(key)
         return targets, wanted
+
+    def call_ranks(self) -> tuple[Sequence[int], Ranked]:
+        """The seats that may be called on (as `call_parts`) and the cards wanted ranked by how
+        many of their number the caller holds (`Ranked`), for the hint rules' ranking of calls
+        (`hint.books_best_calls`). With `caller_must_hold` the game keeps them by hand."""
+        targets, wanted = self.call_parts()
+        g = self.game
+        if not g.rules.caller_must_hold:
+            return targets, _ranked(self.hands[self.turn], wanted)
+        key = tuple(self.hands[self.turn])
+        memo = g._ranked
+        ranked = memo.get(key)
+        if ranked is None:
+            if len(memo) >= _WANTED_MEMO:
+                memo.clear()
+            ranked = memo[key] = _ranked(key, wanted)
+        return targets, ranked
+
+    def _wanted_for(self, hand: Sequence[Card]) -> tuple[tuple[Ask, ...], ...]:
+        """The cards `hand` may call for (see `call_parts`), each as its calls on every seat."""
+        g = self.game
+        if not g.rules.caller_must_hold:
+            mine = set(hand)
+            booked = {b for bs in self.books for b in bs}
+            asks_for = g._asks_for
+            return tuple(
+                asks_for[c]
+                for x in NUMBERS
+                if x not in booked
+                for c in _BY_NUMBER[x]
+                if c not in mine
+            )
+        # The suits held of each number held, as bits; the game's table gives the calls wanted of
+        # a number by those bits, in the pack's order.
+        held: dict[int, int] = {}
+        for number, suit in hand:
+            held[number] = held.get(number, 0) | _SUIT_BIT[suit]
+        table = g._wanted_of
+        out: list[tuple[Ask, ...]] = []
+        for number in sorted(held):
+            out += table[number][held[number]]
+        return tuple(out)
 
     def random_call(self, rng: random.Random) -> Move:
         """`rng.choice(self.legal_moves())` — the same move from the same draw — without listing
@@ -353,7 +454,7 @@ class BooksState(State):
         you" when owed, else `random_call` — the same moves from the same draws as
         `apply(books_playout(self, rng))` again and again, without a call per move to the policy,
         to `random_call` and to the gate (every call drawn is legal). Returns the moves played."""
-        history, apply_, choice = self.history, self._apply, rng.choice
+        history, apply_, getrandbits = self.history, self._apply, rng.getrandbits
         self._legal = None
         steps = 0
         while steps < limit and not self.is_over:
@@ -362,7 +463,13 @@ class BooksState(State):
             else:
                 targets, wanted = self.call_parts()
                 k = len(wanted)
-                i = choice(range(len(targets) * k))
+                # `rng.choice(range(len(targets) * k))` written out: `random.Random`'s draw of an
+                # index below n (`_randbelow_with_getrandbits`), the same bits to the same index.
+                n = len(targets) * k
+                bits = n.bit_length()
+                i = getrandbits(bits)
+                while i >= n:
+                    i = getrandbits(bits)
                 move = wanted[i % k][targets[i // k]]
             history.append(move)
             apply_(move)
@@ -434,7 +541,7 @@ class BooksState(State):
             self.pending = None
             self.log.append({"kind": "thank", "player": p})
             self.events.append(_thanked(p, giver, card))
-            self._kept(p)
+            self._kept(p, card.number)
             return
         assert type(move) is Ask
         if self.pending is not None:
@@ -450,7 +557,7 @@ class BooksState(State):
         q, card = move.target, move.card
         if card in self.hands[q]:
             self.hands[q].remove(card)
-            self.hands[p] = sort_cards([*self.hands[p], card])
+            insert_card(self.hands[p], card)  # every state has its own hand lists (`copy`)
             self.holders[card] = frozenset((p,))
             self.log.append(
                 {"kind": "call", "player": p, "target": q, "card": CARD_TEXT[card], "given": True}
@@ -459,7 +566,7 @@ class BooksState(State):
             if self.game.rules.thank_you:
                 self.pending = (q, card)
             else:
-                self._kept(p)
+                self._kept(p, card.number)
             return
         self.holders[card] = self.holders.get(card, self.game.everyone) - {p, q}
         self.log.append(
@@ -470,9 +577,11 @@ class BooksState(State):
         self.events.append(_called(p, q, card, False))
         self.turn = q
 
-    def _kept(self, p: int) -> None:
-        """The caller keeps a card: lay down a book it completes; the turn stays or moves on."""
-        self._lay_books(p)
+    def _kept(self, p: int, number: int) -> None:
+        """The caller keeps a card of `number`: lay down the book it completes; the turn stays or
+        moves on. Only that number can be complete: every other was laid down when made."""
+        if list(map(_NUMBER, self.hands[p])).count(number) == 4:
+            self._lay_book(p, number)
         if self._over():
             self._finish()
         elif not self.game.rules.success_keeps_turn or not self.hands[p]:
@@ -484,13 +593,15 @@ class BooksState(State):
         numbers = sorted(map(_NUMBER, self.hands[p]))
         for i in range(len(numbers) - 3):
             if numbers[i] == numbers[i + 3]:
-                number = numbers[i]
-                self.hands[p] = [c for c in self.hands[p] if c.number != number]
-                self.books[p].append(number)
-                for c in _BY_NUMBER[number]:
-                    self.holders.pop(c, None)
-                self.log.append({"kind": "book", "player": p, "number": number})
-                self.events.append(_BOOK_LAID[number][p])
+                self._lay_book(p, numbers[i])
+
+    def _lay_book(self, p: int, number: int) -> None:
+        self.hands[p] = [c for c in self.hands[p] if c.number != number]
+        self.books[p].append(number)
+        for c in _BY_NUMBER[number]:
+            self.holders.pop(c, None)
+        self.log.append({"kind": "book", "player": p, "number": number})
+        self.events.append(_BOOK_LAID[number][p])
 
     def _pass_on(self, p: int) -> None:
         """The call goes to the next player to the left who still has cards."""

@@ -17,6 +17,7 @@ Cards are `Card(number, suit)` tuples, printed as `11 brains`.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Sequence
 from random import Random
 from typing import NamedTuple
@@ -34,6 +35,7 @@ __all__ = [
     "Card",
     "card_name",
     "constrained_deal",
+    "insert_card",
     "letter_count",
     "parse_card",
     "parse_suit",
@@ -212,6 +214,12 @@ _SORT_KEY_OF = _SORT_KEY.__getitem__
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """Suit by suit (Money, Society, Brains, Sport), low to high within a suit."""
     return sorted(cards, key=_SORT_KEY_OF)
+
+
+def insert_card(hand: list[Card], card: Card) -> None:
+    """Put `card` into `hand`, kept in `sort_cards`' order, in place (a search's playouts move a
+    card into a hand at most calls: a bisection, not a sort of the whole hand)."""
+    insort(hand, card, key=_SORT_KEY_OF)
 
 
 _TRIES = 12

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Collection, Iterable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from parlour.bots.base import Bot
@@ -33,7 +34,7 @@ from parlour.core import Move, State
 from .books import BooksState
 from .bots import BooksGreedyBot, books_evaluate, books_playout, books_rollout
 from .deck import DECK, NUMBERS, SUITS, Card, parse_card
-from .notation import THANK, Ask, Play, Prefer
+from .notation import THANK, Play, Prefer
 from .tricks import TricksState, winning_play
 
 __all__ = [
@@ -322,51 +323,58 @@ def books_best_calls(state: BooksState) -> list[Move]:
     player may hold; then the number held most; then the player with the most cards — is worked
     out a rank at a time rather than by a key per call: the search's model asks it at every other
     seat's turn."""
-    targets, wanted = state.call_parts()
-    hands = state.hands
-    held: dict[int, int] = {}
-    for c in hands[state.turn]:
-        held[c.number] = held.get(c.number, 0) + 1
+    targets, ranked = state.call_ranks()
+    groups = ranked.groups
+    if not groups:
+        return []
     holders = state.holders
-    sizes = [len(h) for h in hands]
-    # Certain calls: the card's one possible holder is a seat that may be called on.
-    certain: list[tuple[int, int, Ask]] = []
-    unknown: list[tuple[tuple[Ask, ...], frozenset[int] | None]] = []
-    t0 = targets[0]
-    for asks in wanted:
-        card = asks[t0].card
-        who = holders.get(card)
-        if who is not None and len(who) == 1:
-            (q,) = who
-            if q in targets:
-                certain.append((held.get(card.number, 0), sizes[q], asks[q]))
+    sizes = [len(h) for h in state.hands]
+    # Certain calls: a card wanted whose one possible holder is a seat that may be called on, read
+    # off the table's knowledge (a few cards) rather than card by card; ranked by (count, size),
+    # the ties in the order of `call_parts`.
+    if holders:
+        place = ranked.place
+        certain: list[tuple[int, int, int, Card, int]] = []
+        for card, who in holders.items():
+            if len(who) == 1 and card in place:
+                (q,) = who
+                if q in targets:
+                    i, count = place[card]
+                    certain.append((count, sizes[q], i, card, q))
+        if certain:
+            top = max((count, size) for count, size, _, _, _ in certain)
+            asks_for = state.game._asks_for
+            return [
+                asks_for[card][q]
+                for count, size, _, card, q in sorted(certain, key=itemgetter(2))
+                if (count, size) == top
+            ]
+    # Else a card the player may hold: the number held most first (a group of `ranked`), then the
+    # most cards; every card in the group's order, every seat in the targets' order.
+    top_size = max(sizes[q] for q in targets)
+    tops = [q for q in targets if sizes[q] == top_size]
+    for _, cards in groups:
+        best_size = -1
+        best: list[Move] = []
+        for card, asks in cards:
+            who = holders.get(card)
+            if who is None:
+                if top_size > best_size:
+                    best_size, best = top_size, [asks[q] for q in tops]
+                elif top_size == best_size:
+                    best += [asks[q] for q in tops]
                 continue
-        unknown.append((asks, who))
-    if certain:
-        top = max((count, size) for count, size, _ in certain)
-        return [ask for count, size, ask in certain if (count, size) == top]
-    best_key = (-1, -1)
-    best: list[Move] = []
-    for asks, who in unknown:
-        count = held.get(asks[t0].card.number, 0)
-        if count < best_key[0]:
-            continue
-        for q in targets if who is None else [q for q in targets if q in who]:
-            key = (count, sizes[q])
-            if key > best_key:
-                best_key, best = key, [asks[q]]
-            elif key == best_key:
-                best.append(asks[q])
-    if best:
-        return best
+            for q in targets:
+                if q in who:
+                    size = sizes[q]
+                    if size > best_size:
+                        best_size, best = size, [asks[q]]
+                    elif size == best_size:
+                        best.append(asks[q])
+        if best:
+            return best
     # Every call is ruled out by what the table knows: they all rank alike, lowest.
-    top2 = max((held.get(a[t0].card.number, 0), sizes[q]) for a, _ in unknown for q in targets)
-    return [
-        a[q]
-        for a, _ in unknown
-        for q in targets
-        if (held.get(a[t0].card.number, 0), sizes[q]) == top2
-    ]
+    return [asks[q] for _, asks in groups[0][1] for q in tops]
 
 
 def books_hint_policy(state: State, rng: random.Random) -> Move:
