@@ -315,7 +315,8 @@ def _deck_order(text: str) -> int:
 
 
 _REDEALS = 20  # fresh deals tried before a redraw gives up
-_WANTED_MEMO = 40_000  # hands whose calls a game keeps (about 20 MB; a decision meets 15-25 thousand)
+# Hands whose calls a game keeps (`BooksGame._wanted`, ~20 MB): a decision meets 15-25 thousand.
+_WANTED_MEMO = 40_000
 
 
 class BooksState(State):

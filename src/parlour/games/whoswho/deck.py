@@ -18,7 +18,7 @@ Cards are `Card(number, suit)` tuples, printed as `11 brains`.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from random import Random
 from typing import NamedTuple
 
@@ -35,6 +35,7 @@ __all__ = [
     "Card",
     "card_name",
     "constrained_deal",
+    "constrained_dealer",
     "insert_card",
     "letter_count",
     "parse_card",
@@ -239,8 +240,18 @@ def constrained_deal(
     that do, a bipartite matching with augmenting paths in random order finds an answer whenever
     one exists. Raises ValueError when none does.
     """
+    return constrained_dealer(cards, sizes, allowed)(rng)
+
+
+def constrained_dealer(
+    cards: Sequence[Card], sizes: Sequence[int], allowed: Sequence[Iterable[int]]
+) -> Callable[[Random], list[list[Card]]]:
+    """`constrained_deal` for many deals of the same cards under the same constraints: what it
+    works out of them is worked out once. `constrained_dealer(cards, sizes, allowed)(rng)` is
+    `constrained_deal(cards, sizes, allowed, rng)`: the same piles from the same draws."""
     if sum(sizes) != len(cards):
         raise ValueError("piles and cards do not add up")
+    cards = list(cards)
     slots: list[int] = [p for p, k in enumerate(sizes) for _ in range(k)]
     # Search bots draw hundreds of these a move, so first the quick way: shuffle, deal in order,
     # and keep the deal if it breaks no constraint. Rejection keeps every consistent deal equally
@@ -248,19 +259,42 @@ def constrained_deal(
     every = set(range(len(sizes)))
     allow_sets = [a if isinstance(a, (set, frozenset)) else set(a) for a in allowed]
     tries = 1 if all(a >= every for a in allow_sets) else _TRIES
-    deck = list(range(len(cards)))
-    for _ in range(tries):
-        rng.shuffle(deck)
-        if all(slots[si] in allow_sets[ci] for si, ci in enumerate(deck)):
-            piles0: list[list[Card]] = [[] for _ in sizes]
-            for si, ci in enumerate(deck):
-                piles0[slots[si]].append(cards[ci])
-            return piles0
+    # A deal in order gives pile p the slots from bounds[p] to bounds[p + 1]: it breaks no
+    # constraint when no pile that refuses some card got one of those it refuses.
+    bounds = [0]
+    for k in sizes:
+        bounds.append(bounds[-1] + k)
+    checks = [
+        (bounds[p], bounds[p + 1], refused)
+        for p in range(len(sizes))
+        if (refused := frozenset(ci for ci, a in enumerate(allow_sets) if p not in a))
+    ]
+    spans = [(bounds[p], bounds[p + 1]) for p in range(len(sizes))]
+
+    def deal(rng: Random) -> list[list[Card]]:
+        deck = list(range(len(cards)))
+        for _ in range(tries):
+            rng.shuffle(deck)
+            if all(refused.isdisjoint(deck[a:b]) for a, b, refused in checks):
+                return [[cards[ci] for ci in deck[a:b]] for a, b in spans]
+        return _matched(cards, sizes, slots, allow_sets, rng)
+
+    return deal
+
+
+def _matched(
+    cards: Sequence[Card],
+    sizes: Sequence[int],
+    slots: list[int],
+    allow: Sequence[set[int] | frozenset[int]],
+    rng: Random,
+) -> list[list[Card]]:
+    """A consistent deal by bipartite matching, augmenting paths in random order (see
+    `constrained_deal`); ValueError when there is none."""
     order = list(range(len(cards)))
     rng.shuffle(order)
     slot_order = list(range(len(slots)))
     rng.shuffle(slot_order)
-    allow = allow_sets
     owner: list[int] = [-1] * len(slots)  # slot -> card index
 
     def place(ci: int, seen: set[int]) -> bool:

@@ -357,15 +357,15 @@ def books_best_calls(state: BooksState) -> list[Move]:
         best_size = -1
         best: list[Move] = []
         for card, asks in cards:
-            who = holders.get(card)
-            if who is None:
+            among = holders.get(card)
+            if among is None:
                 if top_size > best_size:
                     best_size, best = top_size, [asks[q] for q in tops]
                 elif top_size == best_size:
                     best += [asks[q] for q in tops]
                 continue
             for q in targets:
-                if q in who:
+                if q in among:
                     size = sizes[q]
                     if size > best_size:
                         best_size, best = size, [asks[q]]

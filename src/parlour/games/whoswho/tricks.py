@@ -14,7 +14,7 @@ earlier versions (`dealer`, `hands`, `preference`, `scores`) is still read, so o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from typing import Any
 
@@ -24,7 +24,7 @@ from parlour.core.options import rules_to_dict
 from parlour.core.rng import GameRng, fresh_seed
 
 from . import positions as read
-from .deck import DECK, SUITS, Card, constrained_deal, parse_card, sort_cards
+from .deck import DECK, SUITS, Card, constrained_deal, constrained_dealer, parse_card, sort_cards
 from .events import DealOver, Dealt, GameOver, Played, Preferred, TrickWon, typed_events
 from .notation import Play, Prefer, parse_tricks_move
 from .rules import TricksRules, deals_each
@@ -206,15 +206,19 @@ class TricksGame(Game[TricksRules, "TricksState"]):
         return st
 
     def sample_state(self, view: dict[str, Any], rng: GameRng) -> TricksState:
+        return self.sampler(view)(rng)
+
+    def sampler(self, view: dict[str, Any]) -> Callable[[GameRng], TricksState]:
+        """Determinizations of `view` (`sample_state`): the other hands and the cards laid aside
+        redealt from the cards the viewer has not seen, keeping every void shown this deal. The
+        view is read once; each draw copies the public part and deals."""
         if view.get("game") != self.name or view.get("players") != self.players:
             raise ValueError("the view is not of this game")
-        seed = rng.getrandbits(63)
-        st = TricksState(self, seed, {})
-        st.rng = GameRng(seed)
-        st._load_public(view)
+        public = TricksState(self, 0, {})
+        public._load_public(view)
         viewer = view.get("viewer")
-        own = [parse_card(t) for t in view["hand"]] if viewer is not None else []
-        played = {c for _, c in st.trick} | {
+        own = sort_cards(parse_card(t) for t in view["hand"]) if viewer is not None else []
+        played = {c for _, c in public.trick} | {
             parse_card(t) for tr in view["tricks"] for _, t in tr["cards"]
         }
         unseen = [c for c in DECK if c not in played and c not in own]
@@ -223,20 +227,31 @@ class TricksGame(Game[TricksRules, "TricksState"]):
         sizes.append(len(unseen) - sum(sizes))
         if sizes[-1] != view["stock_count"]:
             raise ValueError("the view's counts do not add up to the pack")
-        voids = st.voids()
+        voids = public.voids()
         stock_pile = len(others)
         allowed = [
             [i for i, p in enumerate(others) if c.suit not in voids[p]] + [stock_pile]
             for c in unseen
         ]
-        piles = constrained_deal(unseen, sizes, allowed, rng)
-        st.hands = [[] for _ in range(self.players)]
-        if viewer is not None:
-            st.hands[viewer] = sort_cards(own)
-        for i, p in enumerate(others):
-            st.hands[p] = sort_cards(piles[i])
-        st.stock = piles[stock_pile]
-        return st
+        deal = constrained_dealer(unseen, sizes, allowed)
+        n = self.players
+
+        def sample(rng: GameRng) -> TricksState:
+            seed = rng.getrandbits(63)
+            st = public.copy()
+            st.seed = seed
+            st.rng = GameRng(seed)
+            piles = deal(rng)
+            hands: list[list[Card]] = [[] for _ in range(n)]
+            if viewer is not None:
+                hands[viewer] = list(own)
+            for i, p in enumerate(others):
+                hands[p] = sort_cards(piles[i])
+            st.hands = hands
+            st.stock = piles[stock_pile]
+            return st
+
+        return sample
 
 
 def _replayed(saved: TricksState) -> TricksState:
