@@ -314,10 +314,15 @@ def _tricks_rollout(state: State, rng: random.Random, limit: int) -> int:
     and the deals done, and the playout stops there (the horizon is the end of the deal)."""
     assert isinstance(state, TricksState)
     steps = 0
-    while steps < limit and not state.is_over:
+    history = state.history
+    # The policy's move is one of `legal_moves()`: played past the protocol's gate.
+    while steps < limit and state.phase != "over":
         if steps == limit - 1:
             state.hold_deal = True
-        state.apply(hint_policy(state, rng))
+        move = hint_policy(state, rng)
+        state._legal = None
+        history.append(move)
+        state._apply(move)
         steps += 1
     return steps
 

@@ -402,10 +402,11 @@ class TricksState(State):
         return None
 
     def _apply(self, move: Move) -> None:
-        if isinstance(move, Prefer):
+        # The move's class compared, not isinstance: Move is an ABC, whose isinstance is a call.
+        if type(move) is Prefer:
             self._prefer(move.suit)
             return
-        assert isinstance(move, Play)
+        assert type(move) is Play
         p, card = self.turn, move.card
         self.hands[p].remove(card)
         trick = self.trick
