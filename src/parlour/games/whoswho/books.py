@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from parlour.core import Game, Move, Result, RulesError, SetupError, State, to_wire
 from parlour.core.formats import MatchFormat
@@ -47,6 +47,7 @@ from .deck import (
     CARD_TEXT,
     DECK,
     NUMBERS,
+    SUIT_BIT,
     SUITS,
     Card,
     constrained_deal,
@@ -71,7 +72,6 @@ __all__ = ["BooksGame", "BooksState"]
 
 _BY_NUMBER: dict[int, tuple[Card, ...]] = {n: tuple(Card(n, s) for s in SUITS) for n in NUMBERS}
 _DECK_INDEX = {c: i for i, c in enumerate(DECK)}
-_SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
 _NUMBER = itemgetter(0)  # a card's number (`Card` is a tuple), read in C
 
 # The events of the hot path, built once (`_CALLED` as they first happen).
@@ -125,17 +125,17 @@ class BooksGame(Game[BooksRules, "BooksState"]):
         # The cards a hand may call for, by the hand (`BooksState.call_parts`): a search lists
         # them hundreds of thousands of times a decision, for far fewer distinct hands.
         self._wanted: dict[tuple[Card, ...], tuple[tuple[Ask, ...], ...]] = {}
-        self._ranked: dict[tuple[Card, ...], Ranked] = {}  # the same, ranked (`call_ranks`)
-        # `_wanted_of[number][suits held, as bits]`: the calls for that number's other cards.
-        self._wanted_of = {
+        #: `wanted_of[number][suits held, as bits (SUIT_BIT)]`: per card of that number not held,
+        #: in the pack's order, its calls on every seat.
+        self.wanted_of = {
             x: [
-                tuple(self._asks_for[c] for c in _BY_NUMBER[x] if not mask & _SUIT_BIT[c.suit])
+                tuple(self._asks_for[c] for c in _BY_NUMBER[x] if not mask & SUIT_BIT[c.suit])
                 for mask in range(16)
             ]
             for x in NUMBERS
         }
-        # Per caller, every other seat: who may be called on while every hand holds cards.
-        self._others = tuple(tuple(q for q in range(players) if q != p) for p in range(players))
+        #: Per caller, every other seat: who may be called on while every hand holds cards.
+        self.others = tuple(tuple(q for q in range(players) if q != p) for p in range(players))
 
     def new_game(
         self, seed: int | None = None, position: Mapping[str, Any] | None = None, **setup: Any
@@ -286,30 +286,6 @@ class BooksGame(Game[BooksRules, "BooksState"]):
         return st
 
 
-class Ranked(NamedTuple):
-    """A caller's cards wanted (`BooksState.call_parts`) by how many of their number it holds:
-    `groups`, most held first, each (count, its cards with their calls on every seat) in the order
-    of `call_parts`; and `place`, per card wanted, its index there and that count."""
-
-    groups: tuple[tuple[int, tuple[tuple[Card, tuple[Ask, ...]], ...]], ...]
-    place: dict[Card, tuple[int, int]]
-
-
-def _ranked(hand: Sequence[Card], wanted: Sequence[tuple[Ask, ...]]) -> Ranked:
-    held: dict[int, int] = {}
-    for c in hand:
-        held[c.number] = held.get(c.number, 0) + 1
-    by_count: dict[int, list[tuple[Card, tuple[Ask, ...]]]] = {}
-    place: dict[Card, tuple[int, int]] = {}
-    for i, asks in enumerate(wanted):
-        card = asks[0].card
-        count = held.get(card.number, 0)
-        by_count.setdefault(count, []).append((card, asks))
-        place[card] = (i, count)
-    groups = tuple((k, tuple(by_count[k])) for k in sorted(by_count, reverse=True))
-    return Ranked(groups, place)
-
-
 def _deck_order(text: str) -> int:
     return _DECK_INDEX[parse_card(text)]
 
@@ -379,17 +355,11 @@ class BooksState(State):
         Both are shared and must not be changed. With `caller_must_hold` the cards wanted depend on
         the hand alone, so the game keeps them by hand (`_wanted`); a test holds them equal to
         `_wanted_for` on every state of many games."""
-        p = self.turn
-        hands = self.hands
+        targets = self.call_targets()
         g = self.game
-        targets: Sequence[int]
-        if all(hands):
-            targets = g._others[p]
-        else:
-            targets = [q for q in range(g.players) if q != p and hands[q]]
         if not g.rules.caller_must_hold:
-            return targets, self._wanted_for(hands[p])
-        key = tuple(hands[p])
+            return targets, self._wanted_for(self.hands[self.turn])
+        key = tuple(self.hands[self.turn])
         memo = g._wanted
         wanted = memo.get(key)
         if wanted is None:
@@ -398,22 +368,14 @@ class BooksState(State):
             wanted = memo[key] = self._wanted_for(key)
         return targets, wanted
 
-    def call_ranks(self) -> tuple[Sequence[int], Ranked]:
-        """The seats that may be called on (as `call_parts`) and the cards wanted ranked by how
-        many of their number the caller holds (`Ranked`), for the hint rules' ranking of calls
-        (`hint.books_best_calls`). With `caller_must_hold` the game keeps them by hand."""
-        targets, wanted = self.call_parts()
-        g = self.game
-        if not g.rules.caller_must_hold:
-            return targets, _ranked(self.hands[self.turn], wanted)
-        key = tuple(self.hands[self.turn])
-        memo = g._ranked
-        ranked = memo.get(key)
-        if ranked is None:
-            if len(memo) >= _WANTED_MEMO:
-                memo.clear()
-            ranked = memo[key] = _ranked(key, wanted)
-        return targets, ranked
+    def call_targets(self) -> Sequence[int]:
+        """The seats the caller may call on: every other seat with cards, in order (shared: not to
+        be changed)."""
+        p = self.turn
+        hands = self.hands
+        if all(hands):
+            return self.game.others[p]
+        return [q for q in range(self.game.players) if q != p and hands[q]]
 
     def _wanted_for(self, hand: Sequence[Card]) -> tuple[tuple[Ask, ...], ...]:
         """The cards `hand` may call for (see `call_parts`), each as its calls on every seat."""
@@ -433,8 +395,8 @@ class BooksState(State):
         # a number by those bits, in the pack's order.
         held: dict[int, int] = {}
         for number, suit in hand:
-            held[number] = held.get(number, 0) | _SUIT_BIT[suit]
-        table = g._wanted_of
+            held[number] = held.get(number, 0) | SUIT_BIT[suit]
+        table = g.wanted_of
         out: list[tuple[Ask, ...]] = []
         for number in sorted(held):
             out += table[number][held[number]]

@@ -32,6 +32,7 @@ __all__ = [
     "NAMES",
     "NUMBERS",
     "SUITS",
+    "SUIT_BIT",
     "Card",
     "card_name",
     "constrained_deal",
@@ -133,6 +134,8 @@ class Card(NamedTuple):
 DECK: tuple[Card, ...] = tuple(Card(n, s) for s in SUITS for n in NUMBERS)
 NAMES: dict[Card, str] = {Card(n, s): _NAMES[s][n - 3] for s in SUITS for n in NUMBERS}
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+#: A suit as one bit, in the order of SUITS: a set of suits (of one number, say) is an int.
+SUIT_BIT: dict[str, int] = {s: 1 << i for i, s in enumerate(SUITS)}
 _CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in DECK}
 #: Each card's text, `str(card)`, looked up (`Card.__str__` is a Python call): for hot paths.
 CARD_TEXT: dict[Card, str] = {c: t for t, c in _CARD_BY_TEXT.items()}

@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Collection, Iterable, Sequence
-from operator import itemgetter
 from typing import Any
 
 from parlour.bots.base import Bot
@@ -33,7 +32,7 @@ from parlour.core import Move, State
 
 from .books import BooksState
 from .bots import BooksGreedyBot, books_evaluate, books_playout, books_rollout
-from .deck import DECK, NUMBERS, SUITS, Card, parse_card
+from .deck import DECK, NUMBERS, SUIT_BIT, SUITS, Card, parse_card
 from .notation import THANK, Play, Prefer
 from .tricks import TricksState, winning_play
 
@@ -349,58 +348,93 @@ def books_best_calls(state: BooksState) -> list[Move]:
     player may hold; then the number held most; then the player with the most cards — is worked
     out a rank at a time rather than by a key per call: the search's model asks it at every other
     seat's turn."""
-    targets, ranked = state.call_ranks()
-    groups = ranked.groups
-    if not groups:
-        return []
+    g = state.game
+    must_hold = g.rules.caller_must_hold
+    targets = state.call_targets()
+    hands = state.hands
+    # The caller's hand as the suits it holds of each number (bits, SUIT_BIT): with them the game's
+    # table `wanted_of` lists the cards wanted of a number, in the order of `call_parts`.
+    masks: dict[int, int] = {}
+    for number, suit in hands[state.turn]:
+        masks[number] = masks.get(number, 0) | SUIT_BIT[suit]
     holders = state.holders
-    sizes = [len(h) for h in state.hands]
+    sizes = [len(h) for h in hands]
+    asks_for = g._asks_for
     # Certain calls: a card wanted whose one possible holder is a seat that may be called on, read
-    # off the table's knowledge (a few cards) rather than card by card; ranked by (count, size),
-    # the ties in the order of `call_parts`.
+    # off the table's knowledge (holders: a few cards), ranked by (count held, size); the ties in
+    # the order of `call_parts` (number, then suit). Books laid down leave holders.
     if holders:
-        place = ranked.place
-        certain: list[tuple[int, int, int, Card, int]] = []
+        certain: list[tuple[int, int, int, int, int, Card]] = []
         for card, who in holders.items():
-            if len(who) == 1 and card in place:
-                (q,) = who
-                if q in targets:
-                    i, count = place[card]
-                    certain.append((count, sizes[q], i, card, q))
+            if len(who) != 1:
+                continue
+            number, suit = card
+            mask = masks.get(number)
+            if mask is None:
+                if must_hold:
+                    continue
+                mask = 0
+            (q,) = who
+            if mask & SUIT_BIT[suit] or q not in targets:
+                continue
+            certain.append((mask.bit_count(), sizes[q], number, _SUIT_INDEX[suit], q, card))
         if certain:
-            top = max((count, size) for count, size, _, _, _ in certain)
-            asks_for = state.game._asks_for
-            return [
-                asks_for[card][q]
-                for count, size, _, card, q in sorted(certain, key=itemgetter(2))
-                if (count, size) == top
-            ]
-    # Else a card the player may hold: the number held most first (a group of `ranked`), then the
-    # most cards; every card in the group's order, every seat in the targets' order.
+            top = max(certain)[:2]
+            return [asks_for[c[5]][c[4]] for c in sorted(certain) if c[:2] == top]
+    # Else a card the player may hold: of the number held most first, then on the seat with the
+    # most cards; the numbers held alike taken together, every card and seat in their order.
     top_size = max(sizes[q] for q in targets)
     tops = [q for q in targets if sizes[q] == top_size]
-    for _, cards in groups:
+    numbers = list(masks.items())
+    if not must_hold:
+        booked = {b for bs in state.books for b in bs}
+        numbers += [(x, 0) for x in NUMBERS if x not in masks and x not in booked]
+    if not numbers:
+        return []
+    numbers.sort(key=_most_held)
+    table = g.wanted_of
+    i, end = 0, len(numbers)
+    while i < end:
+        count = numbers[i][1].bit_count()
         best_size = -1
         best: list[Move] = []
-        for card, asks in cards:
-            among = holders.get(card)
-            if among is None:
-                if top_size > best_size:
-                    best_size, best = top_size, [asks[q] for q in tops]
-                elif top_size == best_size:
-                    best += [asks[q] for q in tops]
-                continue
-            for q in targets:
-                if q in among:
-                    size = sizes[q]
-                    if size > best_size:
-                        best_size, best = size, [asks[q]]
-                    elif size == best_size:
-                        best.append(asks[q])
+        while i < end and numbers[i][1].bit_count() == count:
+            x, mask = numbers[i]
+            i += 1
+            for asks in table[x][mask]:
+                among = holders.get(asks[0].card)
+                if among is None:
+                    if top_size > best_size:
+                        best_size, best = top_size, [asks[q] for q in tops]
+                    elif top_size == best_size:
+                        best += [asks[q] for q in tops]
+                    continue
+                for q in targets:
+                    if q in among:
+                        size = sizes[q]
+                        if size > best_size:
+                            best_size, best = size, [asks[q]]
+                        elif size == best_size:
+                            best.append(asks[q])
         if best:
             return best
     # Every call is ruled out by what the table knows: they all rank alike, lowest.
-    return [asks[q] for _, asks in groups[0][1] for q in tops]
+    count = numbers[0][1].bit_count()
+    return [
+        asks[q]
+        for x, mask in numbers
+        if mask.bit_count() == count
+        for asks in table[x][mask]
+        for q in tops
+    ]
+
+
+def _most_held(item: tuple[int, int]) -> tuple[int, int]:
+    """A number held and the suits held of it (bits): most held first, then in order."""
+    return (-item[1].bit_count(), item[0])
+
+
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 
 
 def books_hint_policy(state: State, rng: random.Random) -> Move:
