@@ -119,6 +119,10 @@ class BooksGame(Game[BooksRules, "BooksState"]):
         if not 2 <= players <= 7:
             raise RulesError(f"Who's Who is for two to seven players, not {players}")
         self.everyone = frozenset(range(players))
+        # The table's knowledge after a call, built once: a card given is with the caller alone
+        # (`only[p]`); a card refused is with neither the caller nor the player called on.
+        self.only = tuple(frozenset((p,)) for p in range(players))
+        self.pair = tuple(tuple(frozenset((p, q)) for q in range(players)) for p in range(players))
         self._asks = {(q, c): Ask(q, c) for q in range(players) for c in DECK}
         # Per card, the call for it on each seat: `_calls` lists them without hashing pairs.
         self._asks_for = {c: tuple(Ask(q, c) for q in range(players)) for c in DECK}
@@ -355,11 +359,17 @@ class BooksState(State):
         Both are shared and must not be changed. With `caller_must_hold` the cards wanted depend on
         the hand alone, so the game keeps them by hand (`_wanted`); a test holds them equal to
         `_wanted_for` on every state of many games."""
-        targets = self.call_targets()
+        p = self.turn
+        hands = self.hands
         g = self.game
+        targets: Sequence[int]
+        if all(hands):  # `call_targets`, written out: a playout asks at every call
+            targets = g.others[p]
+        else:
+            targets = [q for q in range(g.players) if q != p and hands[q]]
         if not g.rules.caller_must_hold:
-            return targets, self._wanted_for(self.hands[self.turn])
-        key = tuple(self.hands[self.turn])
+            return targets, self._wanted_for(hands[p])
+        key = tuple(hands[p])
         memo = g._wanted
         wanted = memo.get(key)
         if wanted is None:
@@ -393,13 +403,14 @@ class BooksState(State):
             )
         # The suits held of each number held, as bits; the game's table gives the calls wanted of
         # a number by those bits, in the pack's order.
-        held: dict[int, int] = {}
+        held = [0] * (NUMBERS[-1] + 1)
         for number, suit in hand:
-            held[number] = held.get(number, 0) | SUIT_BIT[suit]
+            held[number] |= SUIT_BIT[suit]
         table = g.wanted_of
         out: list[tuple[Ask, ...]] = []
-        for number in sorted(held):
-            out += table[number][held[number]]
+        for number in NUMBERS:
+            if held[number]:
+                out += table[number][held[number]]
         return tuple(out)
 
     def random_call(self, rng: random.Random) -> Move:
@@ -511,33 +522,36 @@ class BooksState(State):
             giver, card = self.pending
             self.pending = None
             self.hands[p].remove(card)
-            self.hands[giver] = sort_cards([*self.hands[giver], card])
-            self.holders[card] = frozenset((giver,))
+            insert_card(self.hands[giver], card)
+            self.holders[card] = self.game.only[giver]
             self.log.append({"kind": "return", "player": p, "to": giver, "card": CARD_TEXT[card]})
             self.events.append(Returned(p, giver, CARD_TEXT[card]))
             self.turn = giver
             return
         q, card = move.target, move.card
+        g = self.game
         if card in self.hands[q]:
             self.hands[q].remove(card)
             insert_card(self.hands[p], card)  # every state has its own hand lists (`copy`)
-            self.holders[card] = frozenset((p,))
+            self.holders[card] = g.only[p]
             self.log.append(
                 {"kind": "call", "player": p, "target": q, "card": CARD_TEXT[card], "given": True}
             )
-            self.events.append(_called(p, q, card, True))
-            if self.game.rules.thank_you:
+            ev = _CALLED.get((p, q, card, True))
+            self.events.append(_called(p, q, card, True) if ev is None else ev)
+            if g.rules.thank_you:
                 self.pending = (q, card)
             else:
                 self._kept(p, card.number)
             return
-        self.holders[card] = self.holders.get(card, self.game.everyone) - {p, q}
+        self.holders[card] = self.holders.get(card, g.everyone) - g.pair[p][q]
         self.log.append(
             {"kind": "call", "player": p, "target": q, "card": CARD_TEXT[card], "given": False}
         )
         # Seed 004: "When a player fails to get the card called for, the turn to call goes to the
         # player he last called on."
-        self.events.append(_called(p, q, card, False))
+        ev = _CALLED.get((p, q, card, False))
+        self.events.append(_called(p, q, card, False) if ev is None else ev)
         self.turn = q
 
     def _kept(self, p: int, number: int) -> None:
