@@ -429,13 +429,24 @@ class BooksState(State):
         `apply(books_playout(self, rng))` again and again, without a call per move to the policy,
         to `random_call` and to the gate (every call drawn is legal). Returns the moves played."""
         history, apply_, getrandbits = self.history, self._apply, rng.getrandbits
+        g = self.game
+        hands, others, memo = self.hands, g.others, g._wanted
+        fast = g.rules.caller_must_hold
         self._legal = None
         steps = 0
         while steps < limit and not self.is_over:
             if self.pending is not None:
                 move: Move = THANK
             else:
-                targets, wanted = self.call_parts()
+                # `call_parts`, written out where it is quickest (every hand holding cards, the
+                # cards wanted known for this hand); elsewhere asked.
+                known = memo.get(tuple(hands[self.turn])) if fast else None
+                targets: Sequence[int]
+                wanted: Sequence[tuple[Ask, ...]]
+                if known is not None and all(hands):
+                    targets, wanted = others[self.turn], known
+                else:
+                    targets, wanted = self.call_parts()
                 k = len(wanted)
                 # `rng.choice(range(len(targets) * k))` written out: `random.Random`'s draw of an
                 # index below n (`_randbelow_with_getrandbits`), the same bits to the same index.

@@ -383,23 +383,24 @@ def books_best_calls(state: BooksState) -> list[Move]:
             return [asks_for[c[5]][c[4]] for c in sorted(certain) if c[:2] == top]
     # Else a card the player may hold: of the number held most first, then on the seat with the
     # most cards; the numbers held alike taken together, every card and seat in their order.
-    top_size = max(sizes[q] for q in targets)
+    top_size = max([sizes[q] for q in targets])
     tops = [q for q in targets if sizes[q] == top_size]
-    numbers = list(masks.items())
+    # (minus the count held, the number, the suits held): sorted, the most held first
+    numbers = [(-mask.bit_count(), x, mask) for x, mask in masks.items()]
     if not must_hold:
         booked = {b for bs in state.books for b in bs}
-        numbers += [(x, 0) for x in NUMBERS if x not in masks and x not in booked]
+        numbers += [(0, x, 0) for x in NUMBERS if x not in masks and x not in booked]
     if not numbers:
         return []
-    numbers.sort(key=_most_held)
+    numbers.sort()
     table = g.wanted_of
     i, end = 0, len(numbers)
     while i < end:
-        count = numbers[i][1].bit_count()
+        count = numbers[i][0]
         best_size = -1
         best: list[Move] = []
-        while i < end and numbers[i][1].bit_count() == count:
-            x, mask = numbers[i]
+        while i < end and numbers[i][0] == count:
+            _, x, mask = numbers[i]
             i += 1
             for asks in table[x][mask]:
                 among = holders.get(asks[0].card)
@@ -419,19 +420,14 @@ def books_best_calls(state: BooksState) -> list[Move]:
         if best:
             return best
     # Every call is ruled out by what the table knows: they all rank alike, lowest.
-    count = numbers[0][1].bit_count()
+    count = numbers[0][0]
     return [
         asks[q]
-        for x, mask in numbers
-        if mask.bit_count() == count
+        for held, x, mask in numbers
+        if held == count
         for asks in table[x][mask]
         for q in tops
     ]
-
-
-def _most_held(item: tuple[int, int]) -> tuple[int, int]:
-    """A number held and the suits held of it (bits): most held first, then in order."""
-    return (-item[1].bit_count(), item[0])
 
 
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
