@@ -461,6 +461,69 @@ class BooksState(State):
             steps += 1
         return steps
 
+    def scored_playout(self, rng: random.Random, limit: int) -> int:
+        """`playout` for a search's leaf, which is only scored: the same moves from the same draws,
+        to the same hands, books, caller, "Thank you" owed and end of the game, but nothing else
+        is kept — no history, log, events or table knowledge (`holders`), which the playout's
+        random calls never read and the evaluation does not either. The state is left for
+        `books_evaluate` or `result()` alone (a test holds the two playouts to the same game).
+        The public record was most of a playout's time, and the playouts most of a search's."""
+        g = self.game
+        rules = g.rules
+        n = g.players
+        hands, books = self.hands, self.books
+        others, memo = g.others, g._wanted
+        fast = rules.caller_must_hold
+        thank_you, keeps_turn = rules.thank_you, rules.success_keeps_turn
+        getrandbits = rng.getrandbits
+        turn, pending, over = self.turn, self.pending, self.is_over
+        self._legal = None
+        steps = 0
+        while steps < limit and not over:
+            steps += 1
+            if pending is None:
+                # a random call (`playout`): the same draw, the same move
+                known = memo.get(tuple(hands[turn])) if fast else None
+                targets: Sequence[int]
+                wanted: Sequence[tuple[Ask, ...]]
+                if known is not None and all(hands):
+                    targets, wanted = others[turn], known
+                else:
+                    self.turn = turn
+                    targets, wanted = self.call_parts()
+                k = len(wanted)
+                top = len(targets) * k
+                bits = top.bit_length()
+                i = getrandbits(bits)
+                while i >= top:
+                    i = getrandbits(bits)
+                move = wanted[i % k][targets[i // k]]
+                q, card = move.target, move.card
+                if card not in hands[q]:
+                    turn = q  # refused: the call goes to the player called on
+                    continue
+                hands[q].remove(card)
+                insert_card(hands[turn], card)
+                if thank_you:
+                    pending = (q, card)
+                    continue
+            else:
+                card = pending[1]  # "Thank you": the caller keeps it
+                pending = None
+            # `_kept`: a book made is laid down; the game ends, or the call stays or moves on
+            number = card.number
+            hand = hands[turn]
+            if list(map(_NUMBER, hand)).count(number) == 4:
+                hand = hands[turn] = [c for c in hand if c.number != number]
+                books[turn].append(number)
+                if sum(map(len, books)) == len(NUMBERS):
+                    over = True
+                    continue
+            if not keeps_turn or not hand:
+                turn = next(q for s in range(1, n + 1) if hands[q := (turn + s) % n])
+        self.turn, self.pending, self.is_over = turn, pending, over
+        return steps
+
     def _may_call(self, move: Ask) -> bool:
         """Whether `move` is one of `_legal_moves()`' calls, read off the rules (see `_calls`)."""
         if self.is_over or (self.pending is not None and not self.game.rules.success_keeps_turn):
