@@ -542,9 +542,13 @@ class BooksState(State):
 
     def apply(self, move: Move | str) -> Move:
         # A call whose legality the rules settle at once is played without listing every call
-        # (~90 a turn): the search's playouts call on every move. Anything else, and any move
-        # refused, goes through the protocol's gate as ever.
-        if self._legal is None and type(move) is Ask and self._may_call(move):
+        # (~90 a turn): the search's playouts call on every move. So is "Thank you" while one is
+        # owed (always legal then; the search's model of the others says it after every card).
+        # Anything else, and any move refused, goes through the protocol's gate as ever.
+        if self._legal is None and (
+            (move is THANK and self.pending is not None and not self.is_over)
+            or (type(move) is Ask and self._may_call(move))
+        ):
             self.history.append(move)
             self._apply(move)
             return move

@@ -354,11 +354,11 @@ def books_best_calls(state: BooksState) -> list[Move]:
     hands = state.hands
     # The caller's hand as the suits it holds of each number (bits, SUIT_BIT): with them the game's
     # table `wanted_of` lists the cards wanted of a number, in the order of `call_parts`.
-    masks: dict[int, int] = {}
+    masks = [0] * (NUMBERS[-1] + 1)  # by number; 0: none held
     for number, suit in hands[state.turn]:
-        masks[number] = masks.get(number, 0) | SUIT_BIT[suit]
+        masks[number] |= SUIT_BIT[suit]
     holders = state.holders
-    sizes = [len(h) for h in hands]
+    sizes = list(map(len, hands))
     asks_for = g._asks_for
     # Certain calls: a card wanted whose one possible holder is a seat that may be called on, read
     # off the table's knowledge (holders: a few cards), ranked by (count held, size); the ties in
@@ -369,11 +369,9 @@ def books_best_calls(state: BooksState) -> list[Move]:
             if len(who) != 1:
                 continue
             number, suit = card
-            mask = masks.get(number)
-            if mask is None:
-                if must_hold:
-                    continue
-                mask = 0
+            mask = masks[number]
+            if not mask and must_hold:
+                continue
             (q,) = who
             if mask & SUIT_BIT[suit] or q not in targets:
                 continue
@@ -386,10 +384,10 @@ def books_best_calls(state: BooksState) -> list[Move]:
     top_size = max([sizes[q] for q in targets])
     tops = [q for q in targets if sizes[q] == top_size]
     # (minus the count held, the number, the suits held): sorted, the most held first
-    numbers = [(-mask.bit_count(), x, mask) for x, mask in masks.items()]
+    numbers = [(-mask.bit_count(), x, mask) for x, mask in enumerate(masks) if mask]
     if not must_hold:
         booked = {b for bs in state.books for b in bs}
-        numbers += [(0, x, 0) for x in NUMBERS if x not in masks and x not in booked]
+        numbers += [(0, x, 0) for x in NUMBERS if not masks[x] and x not in booked]
     if not numbers:
         return []
     numbers.sort()
