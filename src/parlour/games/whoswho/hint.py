@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from parlour.bots.base import Bot
@@ -101,6 +101,8 @@ def hint_choice(
     partners: Collection[int],
     legal: Sequence[Move],
     rng: random.Random,
+    *,
+    unplayed: Mapping[str, int] | None = None,
 ) -> tuple[Move, str]:
     """The Game No. 1 hint rules (module doc) on what seat `me` knows, and the reason.
 
@@ -108,7 +110,8 @@ def hint_choice(
     every card played this deal (the finished tricks and the table), `voids` per seat the suits
     it has shown out of, `partners` the mover's partners (none without partnerships) and `legal`
     the legal moves, in the game's order: ties go to the first. `rng` is used only when there
-    is no card to choose.
+    is no card to choose. A caller that keeps what is played as bits per suit gives `unplayed`
+    (`_unplayed(played)`) instead, and `played` is not read.
     """
     prefers = [m for m in legal if type(m) is Prefer]
     if prefers:
@@ -118,9 +121,8 @@ def hint_choice(
     if not plays:
         return rng.choice(legal), "hint: no card to choose"
     pref = preference
-    out = dict.fromkeys(SUITS, _ALL)  # per suit, the numbers neither played nor in the hand
-    for number, suit in played:
-        out[suit] &= ~(1 << number)
+    # per suit, the numbers neither played nor in the hand
+    out = _unplayed(played) if unplayed is None else dict(unplayed)
     for number, suit in hand:
         out[suit] &= ~(1 << number)
 
@@ -241,16 +243,39 @@ def hint_policy(state: State, rng: random.Random) -> Move:
     if done is None:
         by_text = _CARD_BY_TEXT
         rounds = [[(q, by_text[t]) for q, t in tr["cards"]] for tr in state.tricks]
-        done = state.tricks_read = _rounds_read(rounds, n)
-    played, voids = done
+        played, shown = _rounds_read(rounds, n)
+        done = state.tricks_read = (_unplayed(played), shown)
+    unplayed, voids = done
     if trick:
-        now, shown = _rounds_read([trick], n)
-        played = played + now
-        if any(shown):
-            voids = [v | w for v, w in zip(voids, shown, strict=True)]
+        # the table's cards: played too, and a seat that did not follow the suit led is out of it
+        unplayed = dict(unplayed)
+        led = trick[0][1].suit
+        for q, (number, suit) in trick:
+            unplayed[suit] &= ~(1 << number)
+            if suit != led and led not in voids[q]:
+                voids = [set(v) for v in voids] if voids is done[1] else voids
+                voids[q].add(led)
     return hint_choice(
-        state.hands[me], trick, state.preference, played, voids, me, n, g.partners[me], legal, rng
+        state.hands[me],
+        trick,
+        state.preference,
+        (),
+        voids,
+        me,
+        n,
+        g.partners[me],
+        legal,
+        rng,
+        unplayed=unplayed,
     )[0]
+
+
+def _unplayed(played: Iterable[Card]) -> dict[str, int]:
+    """Per suit, the numbers not among `played`, as bits (bit n for the card numbered n)."""
+    out = dict.fromkeys(SUITS, _ALL)
+    for number, suit in played:
+        out[suit] &= ~(1 << number)
+    return out
 
 
 class BooksHintBot(BooksGreedyBot):
