@@ -220,9 +220,12 @@ class TricksGame(Game[TricksRules, "TricksState"]):
         return st
 
     def sample_state(self, view: dict[str, Any], rng: GameRng) -> TricksState:
-        return self.sampler(view)(rng)
+        return self._sampler(view)(rng)
 
     def sampler(self, view: dict[str, Any]) -> Callable[[GameRng], TricksState]:
+        return self._sampler(view)
+
+    def _sampler(self, view: dict[str, Any]) -> Callable[[GameRng], TricksState]:
         """Determinizations of `view` (`sample_state`): the other hands and the cards laid aside
         redealt from the cards the viewer has not seen, keeping every void shown this deal. The
         view is read once; each draw copies the public part and deals."""
