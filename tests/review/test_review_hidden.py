@@ -22,7 +22,7 @@ from review_testkit import GAMES, IDS, SMALL, head, hidden_pairs, played
 
 import parlour
 from parlour.bots.ismcts import ISMCTSBot
-from parlour.core import GameRng, Move, Record, State
+from parlour.core import Game, GameRng, Move, Record, State
 from parlour.core.registry import info
 from parlour.review import analyse, judge
 
@@ -63,6 +63,8 @@ def test_the_pair_test_catches_an_analysis_that_reads_the_state(
         return truth[0].copy()
 
     monkeypatch.setattr(game_class, "sample_state", cheat)
+    # the search draws through `sampler`; its default draws each state by `sample_state`
+    monkeypatch.setattr(game_class, "sampler", Game.sampler)
     differ = 0
     for one, two in pairs:
         results = []
@@ -126,6 +128,8 @@ def test_the_search_and_the_sampler_are_only_ever_given_the_seats_view(
 
     monkeypatch.setattr(ISMCTSBot, "search", search)
     monkeypatch.setattr(game_class, "sample_state", sample)
+    # the search draws through `sampler`; its default draws each state by `sample_state`
+    monkeypatch.setattr(game_class, "sampler", Game.sampler)
     analysis = analyse(record, SEAT, SMALL, seed=2)
     assert len(searched) == len(analysis.decisions) > 0
     for view, d in zip(searched, analysis.decisions, strict=True):

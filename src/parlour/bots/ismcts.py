@@ -223,14 +223,15 @@ class ISMCTSBot(Bot):
             raise RulesError("ismcts needs a player's view")
         rng = self.rng
         likely = self.likely
+        sample = game.sampler(view)  # the view read once, for every draw
 
         def draw() -> State:
-            d: State = game.sample_state(view, GameRng(rng.getrandbits(63)))
+            d: State = sample(GameRng(rng.getrandbits(63)))
             if likely is not None:
                 for _ in range(_REDRAWS):
                     if likely(d, me):
                         break
-                    d = game.sample_state(view, GameRng(rng.getrandbits(63)))
+                    d = sample(GameRng(rng.getrandbits(63)))
             return d
 
         pool: list[State] = []

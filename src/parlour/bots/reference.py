@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 from parlour.core import Game, Move, RulesError, State
@@ -56,8 +57,9 @@ class FullStateBot(ABC):
 class _TrueStateGame:
     """Stands in for the game inside the search: every "sample" is a copy of the true state.
 
-    ISMCTS reaches hidden cards only through `game.sample_state(view, rng)`; answering with the
-    true state turns the same search into a perfect-information one, changing nothing else."""
+    ISMCTS reaches hidden cards only through `game.sampler(view)` (each draw a `sample_state`);
+    answering with the true state turns the same search into a perfect-information one, changing
+    nothing else."""
 
     def __init__(self, game: Game[Any, Any], state: State) -> None:
         self.name = game.name
@@ -66,6 +68,9 @@ class _TrueStateGame:
 
     def sample_state(self, view: dict[str, Any], rng: GameRng) -> State:
         return self._state.copy()
+
+    def sampler(self, view: dict[str, Any]) -> Callable[[GameRng], State]:
+        return lambda rng: self.sample_state(view, rng)
 
 
 class ClairvoyantMCTS(FullStateBot):

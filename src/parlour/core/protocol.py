@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -165,6 +165,13 @@ class Game(ABC, Generic[R, S]):
         player cannot tell apart from it. `view` may be a view as `State.view` gives it or as it
         arrived over the wire (events as JSON objects).
         """
+
+    def sampler(self, view: dict[str, Any]) -> Callable[[GameRng], S]:
+        """`sample_state` for many draws from one view: `sampler(view)(rng)` is
+        `sample_state(view, rng)`, the same state from the same draws. A search draws hundreds of
+        determinizations from one view; a game whose reading of the view is much of a draw's cost
+        reads it once here."""
+        return lambda rng: self.sample_state(view, rng)
 
     def with_players(self, players: int) -> Game[R, S]:
         """The same rules at another table size (for eliminations in a match)."""

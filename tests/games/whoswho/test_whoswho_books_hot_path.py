@@ -127,6 +127,50 @@ def test_a_playout_plays_the_moves_the_playout_policy_chooses(options: dict[str,
         assert ours.random() == theirs.random()
 
 
+def same_game(state: BooksState, limit: int, seed: int) -> tuple[BooksState, BooksState, int, int]:
+    """A scored playout and a playout of `state` from the same draws: both states, both counts
+    of moves, after checking that the same draws were made."""
+    ours, theirs = Random(seed), Random(seed)
+    lean, full = state.copy(), state.copy()
+    a, b = lean.scored_playout(ours, limit), full.playout(theirs, limit)
+    assert ours.random() == theirs.random()  # the same draws were made
+    return lean, full, a, b
+
+
+def table(state: BooksState) -> tuple[Any, ...]:
+    """What a scored playout keeps: the hands, the books, the caller, a "Thank you" owed."""
+    return (state.hands, state.books, state.turn, state.pending, state.is_over)
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+@pytest.mark.parametrize("options", RULES, ids=lambda o: ",".join(o) or "standard")
+def test_a_scored_playout_reaches_the_game_a_playout_reaches(
+    options: dict[str, Any], players: int
+) -> None:
+    # The search's leaf is only scored: its playout keeps no record, but must reach the same
+    # hands, books, caller, "Thank you" owed and end, from the same draws.
+    for i, state in enumerate(states(options, players, range(3))):
+        if i % 10:
+            continue
+        assert isinstance(state, BooksState)
+        for limit in (1, 7, 40, 300):
+            lean, full, a, b = same_game(state, limit, i + limit)
+            assert a == b
+            assert table(lean) == table(full)
+
+
+def test_scored_playouts_end_the_game_as_playouts_do() -> None:
+    game = parlour.make("whoswho-books", players=4)
+    ended = 0
+    for seed in range(40):
+        lean, full, a, b = same_game(game.new_game(seed=seed), 100_000, seed)
+        assert a == b
+        assert table(lean) == table(full)
+        assert lean.result().points == full.result().points
+        ended += full.is_over
+    assert ended == 40
+
+
 def test_the_search_with_the_written_out_playout_searches_as_with_the_policy() -> None:
     game = parlour.make("whoswho-books", players=4)
     state = game.new_game(seed=5)

@@ -12,10 +12,11 @@ import pytest
 
 import parlour
 from parlour.bots import make_bot
+from parlour.core import Move
 from parlour.core.rng import GameRng
 from parlour.games.whoswho.books import BooksGame, BooksState
 from parlour.games.whoswho.hint import BooksHintBot, books_best_calls, books_hint_policy
-from parlour.games.whoswho.notation import THANK
+from parlour.games.whoswho.notation import THANK, Ask
 
 
 def make(players: int = 4, **options: object) -> BooksGame:
@@ -42,6 +43,91 @@ TABLES = [
     pytest.param(6, {}, id="6 players"),
     pytest.param(4, {"caller_must_hold": False}, id="4 players, any number called"),
 ]
+
+
+def reference_best_calls(state: BooksState) -> list[Move]:
+    """`books_best_calls` as first written: a key per call (count held, seat's size), the ties in
+    the order of the listed calls. The fast one must give the same calls in the same order (a
+    search draws among them by index)."""
+    targets, wanted = state.call_parts()
+    hands = state.hands
+    held: dict[int, int] = {}
+    for c in hands[state.turn]:
+        held[c.number] = held.get(c.number, 0) + 1
+    holders = state.holders
+    sizes = [len(h) for h in hands]
+    # Certain calls: the card's one possible holder is a seat that may be called on.
+    certain: list[tuple[int, int, Ask]] = []
+    unknown: list[tuple[tuple[Ask, ...], frozenset[int] | None]] = []
+    t0 = targets[0]
+    for asks in wanted:
+        card = asks[t0].card
+        who = holders.get(card)
+        if who is not None and len(who) == 1:
+            (q,) = who
+            if q in targets:
+                certain.append((held.get(card.number, 0), sizes[q], asks[q]))
+                continue
+        unknown.append((asks, who))
+    if certain:
+        top = max((count, size) for count, size, _ in certain)
+        return [ask for count, size, ask in certain if (count, size) == top]
+    best_key = (-1, -1)
+    best: list[Move] = []
+    for asks, who in unknown:
+        count = held.get(asks[t0].card.number, 0)
+        if count < best_key[0]:
+            continue
+        for q in targets if who is None else [q for q in targets if q in who]:
+            key = (count, sizes[q])
+            if key > best_key:
+                best_key, best = key, [asks[q]]
+            elif key == best_key:
+                best.append(asks[q])
+    if best:
+        return best
+    # Every call is ruled out by what the table knows: they all rank alike, lowest.
+    top2 = max((held.get(a[t0].card.number, 0), sizes[q]) for a, _ in unknown for q in targets)
+    return [
+        a[q]
+        for a, _ in unknown
+        for q in targets
+        if (held.get(a[t0].card.number, 0), sizes[q]) == top2
+    ]
+
+
+def random_positions(game: BooksGame, seeds: range, moves: int) -> Iterator[BooksState]:
+    """Every position of random games that never forget "Thank you" (a random game does, most of
+    the time, and runs to thousands of moves), `moves` at most a game."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_game(seed=seed)
+        for _ in range(moves):
+            if state.is_over:
+                break
+            yield state
+            legal = state.legal_moves()
+            state.apply(THANK if THANK in legal else rng.choice(legal))
+
+
+@pytest.mark.parametrize(("players", "options"), TABLES)
+def test_the_fast_ranking_gives_the_calls_of_the_first_in_the_same_order(
+    players: int, options: dict[str, object]
+) -> None:
+    game = make(players, **options)
+    checked = certain = 0
+    for source in (positions(game, "hint", range(3)), random_positions(game, range(6), 300)):
+        for state in source:
+            if state.pending is not None:
+                continue
+            best = books_best_calls(state)
+            assert best == reference_best_calls(state), state.position()
+            checked += 1
+            certain += any(
+                state.holders.get(m.card) == frozenset((m.target,)) for m in best if type(m) is Ask
+            )
+    assert checked > 500
+    assert certain > 20  # calls the table knows to succeed were among them
 
 
 @pytest.mark.parametrize(("players", "options"), TABLES)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from copy import deepcopy
 from operator import itemgetter
 from typing import Any
@@ -43,7 +43,18 @@ from parlour.core.options import rules_to_dict
 from parlour.core.rng import GameRng, fresh_seed
 
 from . import positions as read
-from .deck import CARD_TEXT, DECK, NUMBERS, SUITS, Card, constrained_deal, parse_card, sort_cards
+from .deck import (
+    CARD_TEXT,
+    DECK,
+    NUMBERS,
+    SUIT_BIT,
+    SUITS,
+    Card,
+    constrained_deal,
+    insert_card,
+    parse_card,
+    sort_cards,
+)
 from .events import (
     BookLaid,
     Called,
@@ -108,9 +119,27 @@ class BooksGame(Game[BooksRules, "BooksState"]):
         if not 2 <= players <= 7:
             raise RulesError(f"Who's Who is for two to seven players, not {players}")
         self.everyone = frozenset(range(players))
+        # The table's knowledge after a call, built once: a card given is with the caller alone
+        # (`only[p]`); a card refused is with neither the caller nor the player called on.
+        self.only = tuple(frozenset((p,)) for p in range(players))
+        self.pair = tuple(tuple(frozenset((p, q)) for q in range(players)) for p in range(players))
         self._asks = {(q, c): Ask(q, c) for q in range(players) for c in DECK}
         # Per card, the call for it on each seat: `_calls` lists them without hashing pairs.
         self._asks_for = {c: tuple(Ask(q, c) for q in range(players)) for c in DECK}
+        # The cards a hand may call for, by the hand (`BooksState.call_parts`): a search lists
+        # them hundreds of thousands of times a decision, for far fewer distinct hands.
+        self._wanted: dict[tuple[Card, ...], tuple[tuple[Ask, ...], ...]] = {}
+        #: `wanted_of[number][suits held, as bits (SUIT_BIT)]`: per card of that number not held,
+        #: in the pack's order, its calls on every seat.
+        self.wanted_of = {
+            x: [
+                tuple(self._asks_for[c] for c in _BY_NUMBER[x] if not mask & SUIT_BIT[c.suit])
+                for mask in range(16)
+            ]
+            for x in NUMBERS
+        }
+        #: Per caller, every other seat: who may be called on while every hand holds cards.
+        self.others = tuple(tuple(q for q in range(players) if q != p) for p in range(players))
 
     def new_game(
         self, seed: int | None = None, position: Mapping[str, Any] | None = None, **setup: Any
@@ -266,6 +295,8 @@ def _deck_order(text: str) -> int:
 
 
 _REDEALS = 20  # fresh deals tried before a redraw gives up
+# Hands whose calls a game keeps (`BooksGame._wanted`, ~20 MB): a decision meets 15-25 thousand.
+_WANTED_MEMO = 40_000
 
 
 class BooksState(State):
@@ -320,23 +351,67 @@ class BooksState(State):
             calls += map(itemgetter(q), wanted)
         return calls
 
-    def call_parts(self) -> tuple[list[int], list[tuple[Ask, ...]]]:
+    def call_parts(self) -> tuple[Sequence[int], Sequence[tuple[Ask, ...]]]:
         """The seats that may be called on (every other seat with cards, in order) and the cards
         that may be called for — of a number held (or of every number not booked, without
-        `caller_must_hold`), not held — each as its calls on every seat (`_asks_for`)."""
+        `caller_must_hold`), not held — each as its calls on every seat (`_asks_for`).
+
+        Both are shared and must not be changed. With `caller_must_hold` the cards wanted depend on
+        the hand alone, so the game keeps them by hand (`_wanted`); a test holds them equal to
+        `_wanted_for` on every state of many games."""
         p = self.turn
         hands = self.hands
-        hand = hands[p]
-        mine = set(hand)
-        if self.game.rules.caller_must_hold:
-            numbers = sorted(set(map(_NUMBER, hand)))
+        g = self.game
+        targets: Sequence[int]
+        if all(hands):  # `call_targets`, written out: a playout asks at every call
+            targets = g.others[p]
         else:
-            booked = {b for bs in self.books for b in bs}
-            numbers = [x for x in NUMBERS if x not in booked]
-        asks_for = self.game._asks_for
-        wanted = [asks_for[c] for x in numbers for c in _BY_NUMBER[x] if c not in mine]
-        targets = [q for q in range(self.game.players) if q != p and hands[q]]
+            targets = [q for q in range(g.players) if q != p and hands[q]]
+        if not g.rules.caller_must_hold:
+            return targets, self._wanted_for(hands[p])
+        key = tuple(hands[p])
+        memo = g._wanted
+        wanted = memo.get(key)
+        if wanted is None:
+            if len(memo) >= _WANTED_MEMO:
+                memo.clear()  # a bound on memory: start afresh
+            wanted = memo[key] = self._wanted_for(key)
         return targets, wanted
+
+    def call_targets(self) -> Sequence[int]:
+        """The seats the caller may call on: every other seat with cards, in order (shared: not to
+        be changed)."""
+        p = self.turn
+        hands = self.hands
+        if all(hands):
+            return self.game.others[p]
+        return [q for q in range(self.game.players) if q != p and hands[q]]
+
+    def _wanted_for(self, hand: Sequence[Card]) -> tuple[tuple[Ask, ...], ...]:
+        """The cards `hand` may call for (see `call_parts`), each as its calls on every seat."""
+        g = self.game
+        if not g.rules.caller_must_hold:
+            mine = set(hand)
+            booked = {b for bs in self.books for b in bs}
+            asks_for = g._asks_for
+            return tuple(
+                asks_for[c]
+                for x in NUMBERS
+                if x not in booked
+                for c in _BY_NUMBER[x]
+                if c not in mine
+            )
+        # The suits held of each number held, as bits; the game's table gives the calls wanted of
+        # a number by those bits, in the pack's order.
+        held = [0] * (NUMBERS[-1] + 1)
+        for number, suit in hand:
+            held[number] |= SUIT_BIT[suit]
+        table = g.wanted_of
+        out: list[tuple[Ask, ...]] = []
+        for number in NUMBERS:
+            if held[number]:
+                out += table[number][held[number]]
+        return tuple(out)
 
     def random_call(self, rng: random.Random) -> Move:
         """`rng.choice(self.legal_moves())` — the same move from the same draw — without listing
@@ -353,20 +428,100 @@ class BooksState(State):
         you" when owed, else `random_call` — the same moves from the same draws as
         `apply(books_playout(self, rng))` again and again, without a call per move to the policy,
         to `random_call` and to the gate (every call drawn is legal). Returns the moves played."""
-        history, apply_, choice = self.history, self._apply, rng.choice
+        history, apply_, getrandbits = self.history, self._apply, rng.getrandbits
+        g = self.game
+        hands, others, memo = self.hands, g.others, g._wanted
+        fast = g.rules.caller_must_hold
         self._legal = None
         steps = 0
         while steps < limit and not self.is_over:
             if self.pending is not None:
                 move: Move = THANK
             else:
-                targets, wanted = self.call_parts()
+                # `call_parts`, written out where it is quickest (every hand holding cards, the
+                # cards wanted known for this hand); elsewhere asked.
+                known = memo.get(tuple(hands[self.turn])) if fast else None
+                targets: Sequence[int]
+                wanted: Sequence[tuple[Ask, ...]]
+                if known is not None and all(hands):
+                    targets, wanted = others[self.turn], known
+                else:
+                    targets, wanted = self.call_parts()
                 k = len(wanted)
-                i = choice(range(len(targets) * k))
+                # `rng.choice(range(len(targets) * k))` written out: `random.Random`'s draw of an
+                # index below n (`_randbelow_with_getrandbits`), the same bits to the same index.
+                n = len(targets) * k
+                bits = n.bit_length()
+                i = getrandbits(bits)
+                while i >= n:
+                    i = getrandbits(bits)
                 move = wanted[i % k][targets[i // k]]
             history.append(move)
             apply_(move)
             steps += 1
+        return steps
+
+    def scored_playout(self, rng: random.Random, limit: int) -> int:
+        """`playout` for a search's leaf, which is only scored: the same moves from the same draws,
+        to the same hands, books, caller, "Thank you" owed and end of the game, but nothing else
+        is kept — no history, log, events or table knowledge (`holders`), which the playout's
+        random calls never read and the evaluation does not either. The state is left for
+        `books_evaluate` or `result()` alone (a test holds the two playouts to the same game).
+        The public record was most of a playout's time, and the playouts most of a search's."""
+        g = self.game
+        rules = g.rules
+        n = g.players
+        hands, books = self.hands, self.books
+        others, memo = g.others, g._wanted
+        fast = rules.caller_must_hold
+        thank_you, keeps_turn = rules.thank_you, rules.success_keeps_turn
+        getrandbits = rng.getrandbits
+        turn, pending, over = self.turn, self.pending, self.is_over
+        self._legal = None
+        steps = 0
+        while steps < limit and not over:
+            steps += 1
+            if pending is None:
+                # a random call (`playout`): the same draw, the same move
+                known = memo.get(tuple(hands[turn])) if fast else None
+                targets: Sequence[int]
+                wanted: Sequence[tuple[Ask, ...]]
+                if known is not None and all(hands):
+                    targets, wanted = others[turn], known
+                else:
+                    self.turn = turn
+                    targets, wanted = self.call_parts()
+                k = len(wanted)
+                top = len(targets) * k
+                bits = top.bit_length()
+                i = getrandbits(bits)
+                while i >= top:
+                    i = getrandbits(bits)
+                move = wanted[i % k][targets[i // k]]
+                q, card = move.target, move.card
+                if card not in hands[q]:
+                    turn = q  # refused: the call goes to the player called on
+                    continue
+                hands[q].remove(card)
+                insert_card(hands[turn], card)
+                if thank_you:
+                    pending = (q, card)
+                    continue
+            else:
+                card = pending[1]  # "Thank you": the caller keeps it
+                pending = None
+            # `_kept`: a book made is laid down; the game ends, or the call stays or moves on
+            number = card.number
+            hand = hands[turn]
+            if list(map(_NUMBER, hand)).count(number) == 4:
+                hand = hands[turn] = [c for c in hand if c.number != number]
+                books[turn].append(number)
+                if sum(map(len, books)) == len(NUMBERS):
+                    over = True
+                    continue
+            if not keeps_turn or not hand:
+                turn = next(q for s in range(1, n + 1) if hands[q := (turn + s) % n])
+        self.turn, self.pending, self.is_over = turn, pending, over
         return steps
 
     def _may_call(self, move: Ask) -> bool:
@@ -387,9 +542,13 @@ class BooksState(State):
 
     def apply(self, move: Move | str) -> Move:
         # A call whose legality the rules settle at once is played without listing every call
-        # (~90 a turn): the search's playouts call on every move. Anything else, and any move
-        # refused, goes through the protocol's gate as ever.
-        if self._legal is None and type(move) is Ask and self._may_call(move):
+        # (~90 a turn): the search's playouts call on every move. So is "Thank you" while one is
+        # owed (always legal then; the search's model of the others says it after every card).
+        # Anything else, and any move refused, goes through the protocol's gate as ever.
+        if self._legal is None and (
+            (move is THANK and self.pending is not None and not self.is_over)
+            or (type(move) is Ask and self._may_call(move))
+        ):
             self.history.append(move)
             self._apply(move)
             return move
@@ -434,45 +593,50 @@ class BooksState(State):
             self.pending = None
             self.log.append({"kind": "thank", "player": p})
             self.events.append(_thanked(p, giver, card))
-            self._kept(p)
+            self._kept(p, card.number)
             return
         assert type(move) is Ask
         if self.pending is not None:
             giver, card = self.pending
             self.pending = None
             self.hands[p].remove(card)
-            self.hands[giver] = sort_cards([*self.hands[giver], card])
-            self.holders[card] = frozenset((giver,))
+            insert_card(self.hands[giver], card)
+            self.holders[card] = self.game.only[giver]
             self.log.append({"kind": "return", "player": p, "to": giver, "card": CARD_TEXT[card]})
             self.events.append(Returned(p, giver, CARD_TEXT[card]))
             self.turn = giver
             return
         q, card = move.target, move.card
+        g = self.game
         if card in self.hands[q]:
             self.hands[q].remove(card)
-            self.hands[p] = sort_cards([*self.hands[p], card])
-            self.holders[card] = frozenset((p,))
+            insert_card(self.hands[p], card)  # every state has its own hand lists (`copy`)
+            self.holders[card] = g.only[p]
             self.log.append(
                 {"kind": "call", "player": p, "target": q, "card": CARD_TEXT[card], "given": True}
             )
-            self.events.append(_called(p, q, card, True))
-            if self.game.rules.thank_you:
+            ev = _CALLED.get((p, q, card, True))
+            self.events.append(_called(p, q, card, True) if ev is None else ev)
+            if g.rules.thank_you:
                 self.pending = (q, card)
             else:
-                self._kept(p)
+                self._kept(p, card.number)
             return
-        self.holders[card] = self.holders.get(card, self.game.everyone) - {p, q}
+        self.holders[card] = self.holders.get(card, g.everyone) - g.pair[p][q]
         self.log.append(
             {"kind": "call", "player": p, "target": q, "card": CARD_TEXT[card], "given": False}
         )
         # Seed 004: "When a player fails to get the card called for, the turn to call goes to the
         # player he last called on."
-        self.events.append(_called(p, q, card, False))
+        ev = _CALLED.get((p, q, card, False))
+        self.events.append(_called(p, q, card, False) if ev is None else ev)
         self.turn = q
 
-    def _kept(self, p: int) -> None:
-        """The caller keeps a card: lay down a book it completes; the turn stays or moves on."""
-        self._lay_books(p)
+    def _kept(self, p: int, number: int) -> None:
+        """The caller keeps a card of `number`: lay down the book it completes; the turn stays or
+        moves on. Only that number can be complete: every other was laid down when made."""
+        if list(map(_NUMBER, self.hands[p])).count(number) == 4:
+            self._lay_book(p, number)
         if self._over():
             self._finish()
         elif not self.game.rules.success_keeps_turn or not self.hands[p]:
@@ -484,13 +648,15 @@ class BooksState(State):
         numbers = sorted(map(_NUMBER, self.hands[p]))
         for i in range(len(numbers) - 3):
             if numbers[i] == numbers[i + 3]:
-                number = numbers[i]
-                self.hands[p] = [c for c in self.hands[p] if c.number != number]
-                self.books[p].append(number)
-                for c in _BY_NUMBER[number]:
-                    self.holders.pop(c, None)
-                self.log.append({"kind": "book", "player": p, "number": number})
-                self.events.append(_BOOK_LAID[number][p])
+                self._lay_book(p, numbers[i])
+
+    def _lay_book(self, p: int, number: int) -> None:
+        self.hands[p] = [c for c in self.hands[p] if c.number != number]
+        self.books[p].append(number)
+        for c in _BY_NUMBER[number]:
+            self.holders.pop(c, None)
+        self.log.append({"kind": "book", "player": p, "number": number})
+        self.events.append(_BOOK_LAID[number][p])
 
     def _pass_on(self, p: int) -> None:
         """The call goes to the next player to the left who still has cards."""

@@ -117,9 +117,10 @@ def books_playout(state: State, rng: random.Random) -> Move:
 
 def books_rollout(state: State, rng: random.Random, limit: int) -> int:
     """`limit` moves of `books_playout` (fewer if the game ends), the search's `rollout`: Game
-    No. 2's own loop (`BooksState.playout`) where the state is one."""
+    No. 2's own loop where the state is one, keeping only what the evaluation reads
+    (`BooksState.scored_playout`: the search scores the leaf and drops it)."""
     if isinstance(state, BooksState):
-        return state.playout(rng, limit)
+        return state.scored_playout(rng, limit)
     steps = 0
     while steps < limit and not state.is_over:
         state.apply(books_playout(state, rng))

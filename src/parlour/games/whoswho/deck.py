@@ -17,7 +17,8 @@ Cards are `Card(number, suit)` tuples, printed as `11 brains`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from bisect import insort
+from collections.abc import Callable, Iterable, Sequence
 from random import Random
 from typing import NamedTuple
 
@@ -31,9 +32,12 @@ __all__ = [
     "NAMES",
     "NUMBERS",
     "SUITS",
+    "SUIT_BIT",
     "Card",
     "card_name",
     "constrained_deal",
+    "constrained_dealer",
+    "insert_card",
     "letter_count",
     "parse_card",
     "parse_suit",
@@ -130,6 +134,8 @@ class Card(NamedTuple):
 DECK: tuple[Card, ...] = tuple(Card(n, s) for s in SUITS for n in NUMBERS)
 NAMES: dict[Card, str] = {Card(n, s): _NAMES[s][n - 3] for s in SUITS for n in NUMBERS}
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+#: A suit as one bit, in the order of SUITS: a set of suits (of one number, say) is an int.
+SUIT_BIT: dict[str, int] = {s: 1 << i for i, s in enumerate(SUITS)}
 _CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in DECK}
 #: Each card's text, `str(card)`, looked up (`Card.__str__` is a Python call): for hot paths.
 CARD_TEXT: dict[Card, str] = {c: t for t, c in _CARD_BY_TEXT.items()}
@@ -214,6 +220,12 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=_SORT_KEY_OF)
 
 
+def insert_card(hand: list[Card], card: Card) -> None:
+    """Put `card` into `hand`, kept in `sort_cards`' order, in place (a search's playouts move a
+    card into a hand at most calls: a bisection, not a sort of the whole hand)."""
+    insort(hand, card, key=_SORT_KEY_OF)
+
+
 _TRIES = 12
 
 
@@ -231,8 +243,18 @@ def constrained_deal(
     that do, a bipartite matching with augmenting paths in random order finds an answer whenever
     one exists. Raises ValueError when none does.
     """
+    return constrained_dealer(cards, sizes, allowed)(rng)
+
+
+def constrained_dealer(
+    cards: Sequence[Card], sizes: Sequence[int], allowed: Sequence[Iterable[int]]
+) -> Callable[[Random], list[list[Card]]]:
+    """`constrained_deal` for many deals of the same cards under the same constraints: what it
+    works out of them is worked out once. `constrained_dealer(cards, sizes, allowed)(rng)` is
+    `constrained_deal(cards, sizes, allowed, rng)`: the same piles from the same draws."""
     if sum(sizes) != len(cards):
         raise ValueError("piles and cards do not add up")
+    cards = list(cards)
     slots: list[int] = [p for p, k in enumerate(sizes) for _ in range(k)]
     # Search bots draw hundreds of these a move, so first the quick way: shuffle, deal in order,
     # and keep the deal if it breaks no constraint. Rejection keeps every consistent deal equally
@@ -240,19 +262,42 @@ def constrained_deal(
     every = set(range(len(sizes)))
     allow_sets = [a if isinstance(a, (set, frozenset)) else set(a) for a in allowed]
     tries = 1 if all(a >= every for a in allow_sets) else _TRIES
-    deck = list(range(len(cards)))
-    for _ in range(tries):
-        rng.shuffle(deck)
-        if all(slots[si] in allow_sets[ci] for si, ci in enumerate(deck)):
-            piles0: list[list[Card]] = [[] for _ in sizes]
-            for si, ci in enumerate(deck):
-                piles0[slots[si]].append(cards[ci])
-            return piles0
+    # A deal in order gives pile p the slots from bounds[p] to bounds[p + 1]: it breaks no
+    # constraint when no pile that refuses some card got one of those it refuses.
+    bounds = [0]
+    for k in sizes:
+        bounds.append(bounds[-1] + k)
+    checks = [
+        (bounds[p], bounds[p + 1], refused)
+        for p in range(len(sizes))
+        if (refused := frozenset(ci for ci, a in enumerate(allow_sets) if p not in a))
+    ]
+    spans = [(bounds[p], bounds[p + 1]) for p in range(len(sizes))]
+
+    def deal(rng: Random) -> list[list[Card]]:
+        deck = list(range(len(cards)))
+        for _ in range(tries):
+            rng.shuffle(deck)
+            if all(refused.isdisjoint(deck[a:b]) for a, b, refused in checks):
+                return [[cards[ci] for ci in deck[a:b]] for a, b in spans]
+        return _matched(cards, sizes, slots, allow_sets, rng)
+
+    return deal
+
+
+def _matched(
+    cards: Sequence[Card],
+    sizes: Sequence[int],
+    slots: list[int],
+    allow: Sequence[set[int] | frozenset[int]],
+    rng: Random,
+) -> list[list[Card]]:
+    """A consistent deal by bipartite matching, augmenting paths in random order (see
+    `constrained_deal`); ValueError when there is none."""
     order = list(range(len(cards)))
     rng.shuffle(order)
     slot_order = list(range(len(slots)))
     rng.shuffle(slot_order)
-    allow = allow_sets
     owner: list[int] = [-1] * len(slots)  # slot -> card index
 
     def place(ci: int, seen: set[int]) -> bool:

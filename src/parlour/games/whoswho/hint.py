@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from parlour.bots.base import Bot
@@ -32,8 +32,8 @@ from parlour.core import Move, State
 
 from .books import BooksState
 from .bots import BooksGreedyBot, books_evaluate, books_playout, books_rollout
-from .deck import DECK, NUMBERS, SUITS, Card, parse_card
-from .notation import THANK, Ask, Play, Prefer
+from .deck import DECK, NUMBERS, SUIT_BIT, SUITS, Card, parse_card
+from .notation import THANK, Play, Prefer
 from .tricks import TricksState, winning_play
 
 __all__ = [
@@ -101,6 +101,8 @@ def hint_choice(
     partners: Collection[int],
     legal: Sequence[Move],
     rng: random.Random,
+    *,
+    unplayed: Mapping[str, int] | None = None,
 ) -> tuple[Move, str]:
     """The Game No. 1 hint rules (module doc) on what seat `me` knows, and the reason.
 
@@ -108,7 +110,8 @@ def hint_choice(
     every card played this deal (the finished tricks and the table), `voids` per seat the suits
     it has shown out of, `partners` the mover's partners (none without partnerships) and `legal`
     the legal moves, in the game's order: ties go to the first. `rng` is used only when there
-    is no card to choose.
+    is no card to choose. A caller that keeps what is played as bits per suit gives `unplayed`
+    (`_unplayed(played)`) instead, and `played` is not read.
     """
     prefers = [m for m in legal if type(m) is Prefer]
     if prefers:
@@ -118,9 +121,8 @@ def hint_choice(
     if not plays:
         return rng.choice(legal), "hint: no card to choose"
     pref = preference
-    out = dict.fromkeys(SUITS, _ALL)  # per suit, the numbers neither played nor in the hand
-    for number, suit in played:
-        out[suit] &= ~(1 << number)
+    # per suit, the numbers neither played nor in the hand
+    out = _unplayed(played) if unplayed is None else dict(unplayed)
     for number, suit in hand:
         out[suit] &= ~(1 << number)
 
@@ -235,17 +237,45 @@ def hint_policy(state: State, rng: random.Random) -> Move:
     n = g.players
     me = state.turn
     trick = state.trick
-    # the finished tricks hold card texts (they are public records); the table holds cards
-    by_text = _CARD_BY_TEXT
-    rounds = [[(q, by_text[t]) for q, t in tr["cards"]] for tr in state.tricks]
+    # The finished tricks hold card texts (they are public records): read once until the next
+    # trick is done, on the state and its copies (`tricks_read`). The table holds cards.
+    done = state.tricks_read
+    if done is None:
+        by_text = _CARD_BY_TEXT
+        rounds = [[(q, by_text[t]) for q, t in tr["cards"]] for tr in state.tricks]
+        played, shown = _rounds_read(rounds, n)
+        done = state.tricks_read = (_unplayed(played), shown)
+    unplayed, voids = done
     if trick:
-        rounds.append(trick)
-    played, voids = _rounds_read(rounds, n)
-    team = g.team_of(me)
-    partners = [q for q in range(n) if q != me and g.team_of(q) == team]
+        # the table's cards: played too, and a seat that did not follow the suit led is out of it
+        unplayed = dict(unplayed)
+        led = trick[0][1].suit
+        for q, (number, suit) in trick:
+            unplayed[suit] &= ~(1 << number)
+            if suit != led and led not in voids[q]:
+                voids = [set(v) for v in voids] if voids is done[1] else voids
+                voids[q].add(led)
     return hint_choice(
-        state.hands[me], trick, state.preference, played, voids, me, n, partners, legal, rng
+        state.hands[me],
+        trick,
+        state.preference,
+        (),
+        voids,
+        me,
+        n,
+        g.partners[me],
+        legal,
+        rng,
+        unplayed=unplayed,
     )[0]
+
+
+def _unplayed(played: Iterable[Card]) -> dict[str, int]:
+    """Per suit, the numbers not among `played`, as bits (bit n for the card numbered n)."""
+    out = dict.fromkeys(SUITS, _ALL)
+    for number, suit in played:
+        out[suit] &= ~(1 << number)
+    return out
 
 
 class BooksHintBot(BooksGreedyBot):
@@ -301,6 +331,26 @@ def _tricks_evaluate(state: State) -> list[float]:
     return [x / total for x in w]
 
 
+def _tricks_rollout(state: State, rng: random.Random, limit: int) -> int:
+    """`limit` moves of `hint_policy` (fewer if the game ends), the search's `rollout`: the same
+    moves from the same draws as its own loop, but a deal that ends with the last move is not
+    followed by the next deal (`TricksState.hold_deal`): the evaluation reads only the points
+    and the deals done, and the playout stops there (the horizon is the end of the deal)."""
+    assert isinstance(state, TricksState)
+    steps = 0
+    history = state.history
+    # The policy's move is one of `legal_moves()`: played past the protocol's gate.
+    while steps < limit and state.phase != "over":
+        if steps == limit - 1:
+            state.hold_deal = True
+        move = hint_policy(state, rng)
+        state._legal = None
+        history.append(move)
+        state._apply(move)
+        steps += 1
+    return steps
+
+
 # c=0.3: a trick moves the win estimate by only a few points, so the default 0.7 spreads the
 # visits evenly. Measured against three hint bots: 34% over 100 games and 28.9% over 300 (the
 # strength benchmark) at 0.3; 28-31% over 60-100 games at 0.7 — no clear difference either way.
@@ -312,6 +362,7 @@ TRICKS_SEARCH = SearchHelp(
     c=0.3,
     model=hint_policy,
     likely=named_as_hint,
+    rollout=_tricks_rollout,
 )
 
 
@@ -322,51 +373,87 @@ def books_best_calls(state: BooksState) -> list[Move]:
     player may hold; then the number held most; then the player with the most cards — is worked
     out a rank at a time rather than by a key per call: the search's model asks it at every other
     seat's turn."""
-    targets, wanted = state.call_parts()
+    g = state.game
+    must_hold = g.rules.caller_must_hold
+    targets = state.call_targets()
     hands = state.hands
-    held: dict[int, int] = {}
-    for c in hands[state.turn]:
-        held[c.number] = held.get(c.number, 0) + 1
+    # The caller's hand as the suits it holds of each number (bits, SUIT_BIT): with them the game's
+    # table `wanted_of` lists the cards wanted of a number, in the order of `call_parts`.
+    masks = [0] * (NUMBERS[-1] + 1)  # by number; 0: none held
+    for number, suit in hands[state.turn]:
+        masks[number] |= SUIT_BIT[suit]
     holders = state.holders
-    sizes = [len(h) for h in hands]
-    # Certain calls: the card's one possible holder is a seat that may be called on.
-    certain: list[tuple[int, int, Ask]] = []
-    unknown: list[tuple[tuple[Ask, ...], frozenset[int] | None]] = []
-    t0 = targets[0]
-    for asks in wanted:
-        card = asks[t0].card
-        who = holders.get(card)
-        if who is not None and len(who) == 1:
-            (q,) = who
-            if q in targets:
-                certain.append((held.get(card.number, 0), sizes[q], asks[q]))
+    sizes = list(map(len, hands))
+    asks_for = g._asks_for
+    # Certain calls: a card wanted whose one possible holder is a seat that may be called on, read
+    # off the table's knowledge (holders: a few cards), ranked by (count held, size); the ties in
+    # the order of `call_parts` (number, then suit). Books laid down leave holders.
+    if holders:
+        certain: list[tuple[int, int, int, int, int, Card]] = []
+        for card, who in holders.items():
+            if len(who) != 1:
                 continue
-        unknown.append((asks, who))
-    if certain:
-        top = max((count, size) for count, size, _ in certain)
-        return [ask for count, size, ask in certain if (count, size) == top]
-    best_key = (-1, -1)
-    best: list[Move] = []
-    for asks, who in unknown:
-        count = held.get(asks[t0].card.number, 0)
-        if count < best_key[0]:
-            continue
-        for q in targets if who is None else [q for q in targets if q in who]:
-            key = (count, sizes[q])
-            if key > best_key:
-                best_key, best = key, [asks[q]]
-            elif key == best_key:
-                best.append(asks[q])
-    if best:
-        return best
+            number, suit = card
+            mask = masks[number]
+            if not mask and must_hold:
+                continue
+            (q,) = who
+            if mask & SUIT_BIT[suit] or q not in targets:
+                continue
+            certain.append((mask.bit_count(), sizes[q], number, _SUIT_INDEX[suit], q, card))
+        if certain:
+            top = max(certain)[:2]
+            return [asks_for[c[5]][c[4]] for c in sorted(certain) if c[:2] == top]
+    # Else a card the player may hold: of the number held most first, then on the seat with the
+    # most cards; the numbers held alike taken together, every card and seat in their order.
+    top_size = max([sizes[q] for q in targets])
+    tops = [q for q in targets if sizes[q] == top_size]
+    # (minus the count held, the number, the suits held): sorted, the most held first
+    numbers = [(-mask.bit_count(), x, mask) for x, mask in enumerate(masks) if mask]
+    if not must_hold:
+        booked = {b for bs in state.books for b in bs}
+        numbers += [(0, x, 0) for x in NUMBERS if not masks[x] and x not in booked]
+    if not numbers:
+        return []
+    numbers.sort()
+    table = g.wanted_of
+    i, end = 0, len(numbers)
+    while i < end:
+        count = numbers[i][0]
+        best_size = -1
+        best: list[Move] = []
+        while i < end and numbers[i][0] == count:
+            _, x, mask = numbers[i]
+            i += 1
+            for asks in table[x][mask]:
+                among = holders.get(asks[0].card)
+                if among is None:
+                    if top_size > best_size:
+                        best_size, best = top_size, [asks[q] for q in tops]
+                    elif top_size == best_size:
+                        best += [asks[q] for q in tops]
+                    continue
+                for q in targets:
+                    if q in among:
+                        size = sizes[q]
+                        if size > best_size:
+                            best_size, best = size, [asks[q]]
+                        elif size == best_size:
+                            best.append(asks[q])
+        if best:
+            return best
     # Every call is ruled out by what the table knows: they all rank alike, lowest.
-    top2 = max((held.get(a[t0].card.number, 0), sizes[q]) for a, _ in unknown for q in targets)
+    count = numbers[0][0]
     return [
-        a[q]
-        for a, _ in unknown
-        for q in targets
-        if (held.get(a[t0].card.number, 0), sizes[q]) == top2
+        asks[q]
+        for held, x, mask in numbers
+        if held == count
+        for asks in table[x][mask]
+        for q in tops
     ]
+
+
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 
 
 def books_hint_policy(state: State, rng: random.Random) -> Move:

@@ -14,7 +14,7 @@ earlier versions (`dealer`, `hands`, `preference`, `scores`) is still read, so o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from typing import Any
 
@@ -24,7 +24,16 @@ from parlour.core.options import rules_to_dict
 from parlour.core.rng import GameRng, fresh_seed
 
 from . import positions as read
-from .deck import DECK, SUITS, Card, constrained_deal, parse_card, sort_cards
+from .deck import (
+    CARD_TEXT,
+    DECK,
+    SUITS,
+    Card,
+    constrained_deal,
+    constrained_dealer,
+    parse_card,
+    sort_cards,
+)
 from .events import DealOver, Dealt, GameOver, Played, Preferred, TrickWon, typed_events
 from .notation import Play, Prefer, parse_tricks_move
 from .rules import TricksRules, deals_each
@@ -89,6 +98,11 @@ class TricksGame(Game[TricksRules, "TricksState"]):
             raise RulesError(f"Who's Who is for two to seven players, not {players}")
         self.partnerships = rules.partnerships and players in (4, 6)
         self.total_deals = players * deals_each(rules, players)
+        #: Per seat, its partners (none without partnerships).
+        self.partners = tuple(
+            tuple(q for q in range(players) if q != p and self.team_of(q) == self.team_of(p))
+            for p in range(players)
+        )
 
     def team_of(self, player: int) -> int:
         """Partners sit opposite: with four, 0 & 2 and 1 & 3; with six, 0 & 3, 1 & 4, 2 & 5."""
@@ -206,15 +220,22 @@ class TricksGame(Game[TricksRules, "TricksState"]):
         return st
 
     def sample_state(self, view: dict[str, Any], rng: GameRng) -> TricksState:
+        return self._sampler(view)(rng)
+
+    def sampler(self, view: dict[str, Any]) -> Callable[[GameRng], TricksState]:
+        return self._sampler(view)
+
+    def _sampler(self, view: dict[str, Any]) -> Callable[[GameRng], TricksState]:
+        """Determinizations of `view` (`sample_state`): the other hands and the cards laid aside
+        redealt from the cards the viewer has not seen, keeping every void shown this deal. The
+        view is read once; each draw copies the public part and deals."""
         if view.get("game") != self.name or view.get("players") != self.players:
             raise ValueError("the view is not of this game")
-        seed = rng.getrandbits(63)
-        st = TricksState(self, seed, {})
-        st.rng = GameRng(seed)
-        st._load_public(view)
+        public = TricksState(self, 0, {})
+        public._load_public(view)
         viewer = view.get("viewer")
-        own = [parse_card(t) for t in view["hand"]] if viewer is not None else []
-        played = {c for _, c in st.trick} | {
+        own = sort_cards(parse_card(t) for t in view["hand"]) if viewer is not None else []
+        played = {c for _, c in public.trick} | {
             parse_card(t) for tr in view["tricks"] for _, t in tr["cards"]
         }
         unseen = [c for c in DECK if c not in played and c not in own]
@@ -223,20 +244,31 @@ class TricksGame(Game[TricksRules, "TricksState"]):
         sizes.append(len(unseen) - sum(sizes))
         if sizes[-1] != view["stock_count"]:
             raise ValueError("the view's counts do not add up to the pack")
-        voids = st.voids()
+        voids = public.voids()
         stock_pile = len(others)
         allowed = [
             [i for i, p in enumerate(others) if c.suit not in voids[p]] + [stock_pile]
             for c in unseen
         ]
-        piles = constrained_deal(unseen, sizes, allowed, rng)
-        st.hands = [[] for _ in range(self.players)]
-        if viewer is not None:
-            st.hands[viewer] = sort_cards(own)
-        for i, p in enumerate(others):
-            st.hands[p] = sort_cards(piles[i])
-        st.stock = piles[stock_pile]
-        return st
+        deal = constrained_dealer(unseen, sizes, allowed)
+        n = self.players
+
+        def sample(rng: GameRng) -> TricksState:
+            seed = rng.getrandbits(63)
+            st = public.copy()
+            st.seed = seed
+            st.rng = GameRng(seed)
+            piles = deal(rng)
+            hands: list[list[Card]] = [[] for _ in range(n)]
+            if viewer is not None:
+                hands[viewer] = list(own)
+            for i, p in enumerate(others):
+                hands[p] = sort_cards(piles[i])
+            st.hands = hands
+            st.stock = piles[stock_pile]
+            return st
+
+        return sample
 
 
 def _replayed(saved: TricksState) -> TricksState:
@@ -249,6 +281,12 @@ def _replayed(saved: TricksState) -> TricksState:
 
 class TricksState(State):
     game: TricksGame
+
+    #: Set by a search's playout for its last move only (`hint._tricks_rollout`): a deal that
+    #: ends with it is scored, but the next is not dealt — the state is then for the search's
+    #: evaluation (points and deals done) and no more play. A search stops its playouts at the
+    #: end of the deal, and the shuffle and deal of the next was a tenth of its time.
+    hold_deal = False
 
     def __init__(self, game: TricksGame, seed: int, setup: dict[str, Any]) -> None:
         n = game.players
@@ -269,6 +307,9 @@ class TricksState(State):
         self.turn = 0
         self.trick: list[tuple[int, Card]] = []
         self.tricks: list[dict[str, Any]] = []  # this deal's finished tricks (public)
+        # What the search's model read off `tricks` (`hint.hint_policy`), kept until they change
+        # (set to None wherever `tricks` is): it reads them at every move. Never changed in place.
+        self.tricks_read: Any = None
         self.won = [0] * n  # tricks won this deal
         self.scores = [0] * n  # points over the whole game
         self.deal_log: list[dict[str, Any]] = []
@@ -304,6 +345,7 @@ class TricksState(State):
         self.namer = self.leader = self.turn = (self.dealer + 1) % n
         self.trick = []
         self.tricks = []
+        self.tricks_read = None
         self.won = [0] * n
         self.events.append(Dealt(self.dealer, self.deal_no + 1, g.total_deals, len(hands[0])))
 
@@ -363,10 +405,11 @@ class TricksState(State):
         return None
 
     def _apply(self, move: Move) -> None:
-        if isinstance(move, Prefer):
+        # The move's class compared, not isinstance: Move is an ABC, whose isinstance is a call.
+        if type(move) is Prefer:
             self._prefer(move.suit)
             return
-        assert isinstance(move, Play)
+        assert type(move) is Play
         p, card = self.turn, move.card
         self.hands[p].remove(card)
         trick = self.trick
@@ -380,8 +423,9 @@ class TricksState(State):
         self.won[w] += 1
         self.scores[w] += 1
         self.tricks.append(
-            {"leader": self.leader, "cards": [[q, str(c)] for q, c in trick], "winner": w}
+            {"leader": self.leader, "cards": [[q, CARD_TEXT[c]] for q, c in trick], "winner": w}
         )
+        self.tricks_read = None
         self.events.append(_TAKEN[top][w])
         self.trick = []
         # Seed 004: "He then leads a card for the next trick".
@@ -409,6 +453,8 @@ class TricksState(State):
         # Seed 004: "five dealt again to each player; this time by the player to the left of the
         # previous dealer."
         self.dealer = (self.dealer + 1) % n
+        if self.hold_deal:
+            return
         self._deal()
 
     def team_scores(self) -> list[int]:
@@ -617,6 +663,7 @@ class TricksState(State):
         self.hands = [sort_cards(h) for h in hands]
         self.stock = stock
         self.trick, self.tricks, self.deal_log = trick, tricks, deal_log
+        self.tricks_read = None
         self.won, self.scores = won, scores
         if g.rules.must_follow:
             self._check_follows()
@@ -715,6 +762,7 @@ class TricksState(State):
         self.turn = self.leader if d["to_play"] is None else d["to_play"]
         self.trick = [(q, parse_card(t)) for q, t in d["trick"]]
         self.tricks = [dict(t, cards=[list(x) for x in t["cards"]]) for t in d["tricks"]]
+        self.tricks_read = None
         self.won = list(d["won"])
         self.scores = list(d["scores"])
         self.deal_log = [dict(x, won=list(x["won"])) for x in d["deal_log"]]
