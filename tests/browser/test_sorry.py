@@ -402,7 +402,8 @@ def test_the_players_choose_their_colours_in_the_lobby(page: Any, server: Server
     m = msg(page)
     assert m["view"]["colours"] == ["green", "red"] and m["view"]["seats"] == [0, 1]
     legend = page.locator(".sorry-legend li").all_inner_texts()
-    assert "green — Ada" in legend[0] and "red — random bot" in legend[1]
+    # the seat is named after the level asked for in the lobby (easy: the random bot)
+    assert "green — Ada" in legend[0] and "red — easy bot" in legend[1]
     # green's and red's STARTs are drawn, blue's and yellow's not
     assert page.locator('#board [data-pawn="gstart"], #board [data-at="gstart"]').count() >= 1
     assert page.locator('#board [data-at="bstart"], #board [data-at="ystart"]').count() == 0

@@ -395,6 +395,7 @@ def test_tournaments_through_the_api_alone(db_url: str) -> None:
         assert [s["place"] for s in got["standings"]] == list(range(1, 13))
 
 
+@pytest.mark.in_process("reads the test's own database")
 def test_the_empty_places_may_be_a_level_and_its_bots_are_named_after_it(sqlite_url: str) -> None:
     """The lobby offers bots by level (docs/bots.md, Levels): a tournament filled with `medium`
     plays the medium level's bot, and its entrants say "medium bot", not the bot's kind."""
