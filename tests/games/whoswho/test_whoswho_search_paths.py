@@ -165,6 +165,55 @@ def test_many_draws_from_one_view_each_show_that_view() -> None:
     assert checked > 100
 
 
+def books_positions(seeds: range, players: int) -> Iterable[tuple[BooksState, int]]:
+    """Positions of hint-played Game No. 2 games, with the seat to play."""
+    game = parlour.make("whoswho-books", players=players)
+    for seed in seeds:
+        bots = [make_bot("hint", game, seed * 10 + q) for q in range(players)]
+        state = game.new_game(seed=seed)
+        assert isinstance(state, BooksState)
+        while not state.is_over:
+            p = state.to_play
+            assert p is not None
+            yield state, p
+            state.apply(bots[p].choose(state.view(p), state.legal_moves()))
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_game_two_draws_from_one_view_show_it_and_what_the_table_knows(players: int) -> None:
+    # `BooksGame.sampler` reads the view and works out its constraints once: every draw must
+    # still show the view, put each card the table has seen go where it went (`holders`), leave
+    # nobody sitting on a whole book (it would have been laid down; a caller who has not yet
+    # said "Thank you" excepted) and be untouched by play in an earlier draw.
+    checked = 0
+    for i, (state, p) in enumerate(books_positions(range(4), players)):
+        if i % 5:
+            continue
+        view = state.view(p)
+        sample = state.game.sampler(view)
+        rng = GameRng(i)
+        for _ in range(4):
+            drawn = sample(rng)
+            assert isinstance(drawn, BooksState)
+            assert public(drawn.view(p)) == public(view)
+            assert drawn.hands[p] == state.hands[p]
+            assert sorted(map(len, drawn.hands)) == sorted(map(len, state.hands))
+            for card, who in state.holders.items():
+                assert any(card in drawn.hands[q] for q in who) or all(
+                    card not in h for h in drawn.hands
+                )
+            for q, hand in enumerate(drawn.hands):
+                whole = [x for x, k in Counter(c.number for c in hand).items() if k == 4]
+                owed = state.pending is not None and q == state.turn
+                assert not whole or (owed and whole == [state.pending[1].number])  # type: ignore[index]
+            for _ in range(6):  # play on in this draw
+                if drawn.is_over:
+                    break
+                drawn.apply(drawn.legal_moves()[0])
+            checked += 1
+    assert checked > 100
+
+
 def fresh_read(state: TricksState) -> tuple[dict[str, int], list[set[str]]]:
     rounds = [[(q, _CARD_BY_TEXT[t]) for q, t in tr["cards"]] for tr in state.tricks]
     played, voids = _rounds_read(rounds, state.game.players)

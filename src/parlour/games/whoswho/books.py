@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from operator import itemgetter
 from typing import Any
@@ -50,7 +50,7 @@ from .deck import (
     SUIT_BIT,
     SUITS,
     Card,
-    constrained_deal,
+    constrained_dealer,
     insert_card,
     parse_card,
     sort_cards,
@@ -270,24 +270,45 @@ class BooksGame(Game[BooksRules, "BooksState"]):
         return st
 
     def sample_state(self, view: dict[str, Any], rng: GameRng) -> BooksState:
+        return self._sampler(view)(rng)
+
+    def sampler(self, view: dict[str, Any]) -> Callable[[GameRng], BooksState]:
+        return self._sampler(view)
+
+    def _sampler(self, view: dict[str, Any]) -> Callable[[GameRng], BooksState]:
+        """Determinizations of `view` (`sample_state`): the other hands redealt from the cards
+        the viewer has not seen, consistently with what the table knows. The view is read and the
+        constraints worked out once; each draw copies the public part and deals (reading the view
+        was a third of a draw early in a game, and the record grows with it)."""
         if view.get("game") != self.name or view.get("players") != self.players:
             raise ValueError("the view is not of this game")
-        seed = rng.getrandbits(63)
-        st = BooksState(self, seed, {})
-        st._load_public(view)
+        public = BooksState(self, 0, {})
+        public._load_public(view)
         viewer = view.get("viewer")
         own = [parse_card(t) for t in view["hand"]] if viewer is not None else []
-        booked = {b for bs in st.books for b in bs}
+        booked = {b for bs in public.books for b in bs}
         unseen = [c for c in DECK if c.number not in booked and c not in own]
         others = [p for p in range(self.players) if p != viewer]
         sizes = [view["hand_counts"][p] for p in others]
-        piles = st._redraw(unseen, others, sizes, rng)
-        st.hands = [[] for _ in range(self.players)]
-        if viewer is not None:
-            st.hands[viewer] = sort_cards(own)
-        for i, p in enumerate(others):
-            st.hands[p] = piles[i]
-        return st
+        redeal = public._redealer(unseen, others, sizes)
+        mine = sort_cards(own)
+        n = self.players
+
+        def sample(rng: GameRng) -> BooksState:
+            seed = rng.getrandbits(63)
+            st = public.copy()
+            st.seed = seed
+            st.rng = GameRng(seed)
+            piles = redeal(rng)
+            hands: list[list[Card]] = [[] for _ in range(n)]
+            if viewer is not None:
+                hands[viewer] = list(mine)
+            for i, p in enumerate(others):
+                hands[p] = piles[i]
+            st.hands = hands
+            return st
+
+        return sample
 
 
 def _deck_order(text: str) -> int:
@@ -922,7 +943,15 @@ class BooksState(State):
     def _redraw(
         self, unseen: list[Card], others: list[int], sizes: list[int], rng: GameRng
     ) -> list[list[Card]]:
-        """Deal `unseen` to `others` in hands of `sizes`, consistently with the public record.
+        """Deal `unseen` to `others` in hands of `sizes`, consistently with the public record
+        (`_redealer`)."""
+        return self._redealer(unseen, others, sizes)(rng)
+
+    def _redealer(
+        self, unseen: list[Card], others: list[int], sizes: list[int]
+    ) -> Callable[[GameRng], list[list[Card]]]:
+        """`_redraw` for many deals under the same knowledge: `_redealer(...)(rng)` is
+        `_redraw(..., rng)`, the same piles from the same draws, the constraints worked out once.
 
         Two things are known: where the table has seen cards go (`holders`), and that nobody sits
         on a complete book (it would have been laid down) — except a caller holding a just-given
@@ -930,22 +959,29 @@ class BooksState(State):
         by swapping cards between hands.
         """
         everyone = self.game.everyone
+        holders = self.holders
         allowed = [
-            [i for i, p in enumerate(others) if p in self.holders.get(c, everyone)] for c in unseen
+            [i for i, p in enumerate(others) if p in holders.get(c, everyone)] for c in unseen
         ]
         may = {c: set(a) for c, a in zip(unseen, allowed, strict=True)}
         exempt = (-1, 0) if self.pending is None else (self.turn, self.pending[1].number)
-        # The swaps are a local search and can corner themselves (about one deal in 1,500 with
-        # five to seven players): then deal afresh and search again.
-        for attempt in range(_REDEALS):
-            piles = constrained_deal(unseen, sizes, allowed, rng)
-            try:
-                self._break_books(piles, others, may, exempt, rng)
-                break
-            except ValueError:
-                if attempt == _REDEALS - 1:
-                    raise
-        return [sort_cards(pile) for pile in piles]
+        deal = constrained_dealer(unseen, sizes, allowed)
+        break_books = self._break_books
+
+        def redeal(rng: GameRng) -> list[list[Card]]:
+            # The swaps are a local search and can corner themselves (about one deal in 1,500
+            # with five to seven players): then deal afresh and search again.
+            for attempt in range(_REDEALS):
+                piles = deal(rng)
+                try:
+                    break_books(piles, others, may, exempt, rng)
+                    break
+                except ValueError:
+                    if attempt == _REDEALS - 1:
+                        raise
+            return [sort_cards(pile) for pile in piles]
+
+        return redeal
 
     @staticmethod
     def _break_books(
