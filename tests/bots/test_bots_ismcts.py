@@ -288,3 +288,39 @@ def test_the_search_traces_each_iterations_root_move_and_reward(paired: str) -> 
     again = make_bot(f"ismcts:iterations=300,paired={paired}", game, 4)
     assert isinstance(again, ISMCTSBot)
     assert again.search(s.view(p), s.legal_moves()).moves == stats.moves
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_a_search_pauses_the_cyclic_collector_and_leaves_it_as_it_found_it(
+    monkeypatch: pytest.MonkeyPatch, collecting: bool
+) -> None:
+    # The collector's full passes over a process's long-lived objects were 12% of a Who's Who
+    # No. 2 decision (docs/bots.md); the search turns it off while it runs, and back on only if
+    # it was on (a server process may run its own collection policy).
+    import gc
+
+    game = parlour.make("whot", players=2, rules="nigerian")
+    state = game.new_game(seed=4)
+    seen: list[bool] = []
+    plain = type(game).sampler
+
+    def watched(self: Any, view: dict[str, Any]) -> Any:
+        sample = plain(self, view)
+
+        def draw(rng: GameRng) -> State:
+            seen.append(gc.isenabled())
+            return sample(rng)
+
+        return draw
+
+    monkeypatch.setattr(type(game), "sampler", watched)
+    bot = make_bot("ismcts:iterations=50", game, 1)
+    was = gc.isenabled()
+    try:
+        gc.enable() if collecting else gc.disable()
+        bot.choose(state.view(0), state.legal_moves())
+        after = gc.isenabled()
+    finally:
+        gc.enable() if was else gc.disable()
+    assert seen and not any(seen)  # every draw made with the collector off
+    assert after is collecting
