@@ -137,8 +137,8 @@ def _collector_paused() -> Iterator[None]:
     objects that reference counting frees (copies, moves, lists), and the tree's nodes, which
     survive it: those survivors start full collections, each walking every object the process
     holds — a game's memo of hands (Who's Who No. 2 keeps up to 40,000), a server's tables. They
-    were 12% of a Who's Who No. 2 decision at the start of a game. The tree's cycles (a node and
-    its parent) are left to the next collection after the search. Restored only if it was on: a
+    were 12% of a Who's Who No. 2 decision at the start of a game. (The tree has no cycles, so
+    reference counting frees it as the search ends.) Restored only if it was on: a
     process that manages its own collections (the server's `collector`) keeps its policy."""
     enabled = gc.isenabled()
     gc.disable()
@@ -150,11 +150,13 @@ def _collector_paused() -> Iterator[None]:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "move", "parent", "player", "reward", "visits")
+    # No parent pointer: an iteration keeps its path, so the tree has no cycles and reference
+    # counting frees it when the search ends (a tree of cycles was left to a collection of its
+    # tens of thousands of nodes after every search).
+    __slots__ = ("avail", "children", "move", "player", "reward", "visits")
 
-    def __init__(self, move: Move | None, parent: _Node | None, player: int) -> None:
+    def __init__(self, move: Move | None, player: int) -> None:
         self.move = move
-        self.parent = parent
         self.player = player  # the seat that made `move` (whose reward this node keeps)
         self.children: dict[Move, _Node] = {}
         self.visits = 0
@@ -281,7 +283,7 @@ class ISMCTSBot(Bot):
             pool_size = self.pool
         else:
             pool_size = min(self.pool, -(-budget // k) if paired else budget)
-        root = _Node(None, None, me)
+        root = _Node(None, me)
         c = self.c
         depth = self.depth
         policy = self.policy
@@ -306,6 +308,7 @@ class ISMCTSBot(Bot):
             else:
                 d = pool[j % len(pool)].copy()
             node = root
+            path = [root]
             fresh = False
             if paired:
                 # Root move `it mod k` on determinization `it div k`: each determinization judges
@@ -313,10 +316,11 @@ class ISMCTSBot(Bot):
                 m = legal[it % k]
                 child = root.children.get(m)
                 if child is None:
-                    child = root.children[m] = _Node(m, root, me)
+                    child = root.children[m] = _Node(m, me)
                     fresh = True
                 d.apply(m)
                 node = child
+                path.append(child)
             it += 1
             # Selection and expansion.
             while not fresh and not d.is_over:
@@ -328,9 +332,10 @@ class ISMCTSBot(Bot):
                     m = model(d, rng)
                     child = children.get(m)
                     if child is None:
-                        child = children[m] = _Node(m, node, player)
+                        child = children[m] = _Node(m, player)
                     d.apply(m)
                     node = child
+                    path.append(child)
                     continue
                 moves = d.legal_moves()
                 if worth is not None and (node is not root or not all_moves):
@@ -342,10 +347,11 @@ class ISMCTSBot(Bot):
                         first = model(d, rng)
                         if first not in children:
                             m = first
-                    child = _Node(m, node, player)
+                    child = _Node(m, player)
                     children[m] = child
                     d.apply(m)
                     node = child
+                    path.append(child)
                     break
                 best: _Node | None = None
                 best_v = -1.0
@@ -358,6 +364,7 @@ class ISMCTSBot(Bot):
                 assert best is not None and best.move is not None
                 d.apply(best.move)
                 node = best
+                path.append(best)
             # Playout.
             steps = 0
             if evaluate is None:
@@ -383,15 +390,11 @@ class ISMCTSBot(Bot):
             else:
                 rewards = [1.0 / n] * n
             # Backpropagation.
-            back: _Node | None = node
-            while back is not None:
+            for back in path:
                 back.visits += 1
                 back.reward += rewards[back.player]
-                back = back.parent
             if trace is not None:
-                top = node
-                while top.parent is not root and top.parent is not None:
-                    top = top.parent
+                top = path[1] if len(path) > 1 else root
                 assert top.move is not None
                 trace.append((top.move, rewards[me]))
         if paired:  # equal visits: the best mean
