@@ -309,7 +309,8 @@ def test_a_search_pauses_the_cyclic_collector_and_leaves_it_as_it_found_it(
 
         def draw(rng: GameRng) -> State:
             seen.append(gc.isenabled())
-            return sample(rng)
+            drawn: State = sample(rng)
+            return drawn
 
         return draw
 

@@ -136,9 +136,9 @@ def _collector_paused() -> Iterator[None]:
     """CPython's cyclic collector off for the length of a search. A search makes some 10^5
     objects that reference counting frees (copies, moves, lists), and the tree's nodes, which
     survive it: those survivors start full collections, each walking every object the process
-    holds — a game's memo of hands (Who's Who No. 2 keeps up to 40,000), a server's tables. They
-    were 12% of a Who's Who No. 2 decision at the start of a game. (The tree has no cycles, so
-    reference counting frees it as the search ends.) Restored only if it was on: a
+    holds — a game's memo of hands (one game keeps up to 40,000), a server's tables. They were
+    12% of that game's slowest decisions (docs/bots.md). (The tree has no cycles, so reference
+    counting frees it as the search ends.) Restored only if it was on: a
     process that manages its own collections (the server's `collector`) keeps its policy."""
     enabled = gc.isenabled()
     gc.disable()
