@@ -9,6 +9,7 @@ import pytest
 
 import parlour
 from parlour.bots import Bot, ISMCTSBot, advise, bot_names, make_bot
+from parlour.bots.ismcts import search_help
 from parlour.core import Move, RulesError, State, info
 from parlour.core.rng import GameRng
 
@@ -324,3 +325,66 @@ def test_a_search_pauses_the_cyclic_collector_and_leaves_it_as_it_found_it(
         gc.enable() if was else gc.disable()
     assert seen and not any(seen)  # every draw made with the collector off
     assert after is collecting
+
+
+def test_a_spec_picks_the_games_named_policies_as_model_and_playout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`ismcts:model=greedy,playout=greedy` searches with the game's policy named `greedy` as the
+    other seat's model and as the playout policy, and never asks the game's own (`hint`)."""
+    from parlour.bots import ismcts
+
+    game = parlour.make("whot", players=2, rules="nigerian")
+    s = game.new_game(seed=2)
+    while len(s.legal_moves()) < 3:
+        s.apply(s.legal_moves()[0])
+    me = s.to_play
+    assert me is not None
+    asked: dict[str, list[int]] = {"hint": [], "greedy": [], "own": []}
+    help_ = ismcts.search_help("whot")
+    monkeypatch.setattr(
+        info("whot"),
+        "search",
+        ismcts.SearchHelp(
+            policy=_counting_model(asked["own"]),
+            model=_counting_model(asked["own"]),
+            evaluate=help_.evaluate,
+            depth=8,
+            policies={
+                "hint": _counting_model(asked["hint"]),
+                "greedy": _counting_model(asked["greedy"]),
+            },
+        ),
+    )
+    make_bot("ismcts:iterations=100,model=greedy,playout=greedy", game, 1).choose(
+        s.view(me), s.legal_moves()
+    )
+    assert me in asked["greedy"] and any(q != me for q in asked["greedy"])  # playout and model
+    assert asked["hint"] == asked["own"] == []
+    # The model alone: the playout stays the game's own policy.
+    make_bot("ismcts:iterations=100,model=hint", game, 1).choose(s.view(me), s.legal_moves())
+    assert any(q != me for q in asked["hint"]) and asked["own"]
+
+
+def test_an_unknown_policy_name_lists_the_games_policies() -> None:
+    game = parlour.make("whot", players=2)
+    with pytest.raises(
+        RulesError,
+        match=r"ismcts playout must be one of whot's policies "
+        r"\(greedy, hint\), not 'smart'",
+    ):
+        make_bot("ismcts:playout=smart", game, 0)
+    with pytest.raises(
+        RulesError,
+        match=r"ismcts model must be 0, 1 or one of whot's policies "
+        r"\(greedy, hint\), not 'smart'",
+    ):
+        make_bot("ismcts:model=smart", game, 0)
+    # A game that names no policies says so; `model=0` and `model=1` still mean none and its own.
+    sorry = parlour.make("sorry", players=4)
+    with pytest.raises(RulesError, match=r"one of sorry's policies \(none\), not 'greedy'"):
+        make_bot("ismcts:model=greedy", sorry, 0)
+    bot = make_bot("ismcts:model=0", sorry, 0)
+    assert isinstance(bot, ISMCTSBot) and bot.model is None
+    bot = make_bot("ismcts:model=1", sorry, 0)
+    assert isinstance(bot, ISMCTSBot) and bot.model is search_help("sorry").model

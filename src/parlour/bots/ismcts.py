@@ -39,7 +39,8 @@ one determinization, then drops out of their comparison. Where it is not, visit 
 
 Budget: `iterations=N` (default 1000) or `seconds=S` (whichever is given; `seconds` wins).
 Other parameters: `c` (exploration; default 0.7 unless the game gives its own), `depth`,
-`pool` (determinizations per move), `model` (0 to branch on every seat's moves instead), `paired`
+`pool` (determinizations per move), `model` (0 to branch on every seat's moves instead, or the name
+of one of the game's `policies`), `playout` (the name of one of the game's `policies`), `paired`
 (1 for common random numbers at the root).
 """
 
@@ -49,9 +50,9 @@ import gc
 import math
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core import Game, Move, RulesError, State
@@ -110,6 +111,10 @@ class SearchHelp:
     # better than another (say, a courtesy owed before the next move, whose omission only costs).
     # The search branches only on these; the bot still answers from the legal moves.
     worth: Worth | None = None
+    # Named policies on full states, each deciding only from what the mover may know, that a bot
+    # spec may pick as the model of the other seats or the playout policy
+    # (`ismcts:model=greedy,playout=greedy`); the defaults are `model` and `policy` above.
+    policies: Mapping[str, Policy] = field(default_factory=dict)
 
 
 _REDRAWS = 15  # determinizations drawn at most in search of a likely one
@@ -149,6 +154,28 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _named(
+    help_: SearchHelp, param: str, raw: str | None, default: Policy | None, game: str
+) -> Policy | None:
+    """The policy a bot spec's `model=` or `playout=` names: one of the game's `policies`, or
+    (for `model`) 0 for none and 1 for the game's own; no value means the game's own."""
+    if raw is None:
+        return default
+    name = raw.strip()
+    if name in help_.policies:
+        return help_.policies[name]
+    if param == "model":
+        try:
+            return default if parse_bool(name) else None
+        except ValueError:
+            pass
+    known = ", ".join(sorted(help_.policies)) or "none"
+    extra = "0, 1 or " if param == "model" else ""
+    raise RulesError(
+        f"ismcts {param} must be {extra}one of {game}'s policies ({known}), not {name!r}"
+    )
+
+
 class _Node:
     # No parent pointer: an iteration keeps its path, so the tree has no cycles and reference
     # counting frees it when the search ends (a tree of cycles was left to a collection of its
@@ -178,7 +205,17 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game[Any, Any], rng: random.Random, **params: str) -> None:
         super().__init__(game, rng)
-        known = {"iterations", "seconds", "c", "depth", "pool", "max_playout", "model", "paired"}
+        known = {
+            "iterations",
+            "seconds",
+            "c",
+            "depth",
+            "pool",
+            "max_playout",
+            "model",
+            "paired",
+            "playout",
+        }
         bad = sorted(set(params) - known)
         if bad:
             raise RulesError(f"ismcts takes {', '.join(sorted(known))}; not {', '.join(bad)}")
@@ -190,10 +227,11 @@ class ISMCTSBot(Bot):
             self.pool = int(params.get("pool", help_.pool))
             self.max_playout = int(params.get("max_playout", 2000))
             self.depth = int(params.get("depth", help_.depth))
-            use_model = parse_bool(params.get("model", True))
             self.paired = parse_bool(params.get("paired", help_.paired))
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None
+        model = _named(help_, "model", params.get("model"), help_.model, game.name)
+        policy = _named(help_, "playout", params.get("playout"), help_.policy, game.name)
         # nan and inf are floats too: a search must have a finite budget
         if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds > 0):
             raise RulesError("ismcts seconds must be a finite number above 0")
@@ -201,13 +239,16 @@ class ISMCTSBot(Bot):
             raise RulesError("ismcts c must be a finite number, 0 or more")
         if self.iterations < 1 or self.pool < 1 or self.max_playout < 1 or self.depth < 0:
             raise RulesError("ismcts needs iterations, pool and max_playout >= 1, depth >= 0")
-        self.policy = help_.policy
+        self.policy = policy
         self.evaluate = help_.evaluate
         self.horizon = None if "depth" in params else help_.horizon
-        self.model = help_.model if use_model else None
+        self.model = model
         self.settle = help_.settle
-        self.likely = help_.likely if use_model else None
-        self.rollout = help_.rollout if help_.policy is not None else None
+        # `likely` reads the game's own model's play, and `rollout` plays the game's own policy:
+        # neither holds for another one.
+        self.likely = help_.likely if model is not None and model is help_.model else None
+        ours = policy is not None and policy is help_.policy
+        self.rollout = help_.rollout if ours else None
         self.worth = help_.worth
         self.last: SearchStats | None = None
 

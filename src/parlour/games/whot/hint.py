@@ -31,6 +31,7 @@ from parlour.bots.base import Bot
 from parlour.bots.ismcts import SearchHelp
 from parlour.core import Move, State
 
+from .bots import greedy_policy
 from .cards import SYMBOLS, WHOT, card_points, parse_card
 from .engine import WhotGame, WhotState, lacks_from_events, view_events
 from .moves import WhotMove
@@ -272,4 +273,12 @@ def evaluate(state: State) -> list[float]:
 # What the search bots are told (the manifest's `search`): the other seat moves as the hint bot
 # would (`model`), in the tree and in the playout, and a leaf is scored at the searcher's next turn
 # (`settle`), not in the middle of someone's turn.
-SEARCH = SearchHelp(hint_policy, evaluate, depth=8, model=hint_policy, settle=True)
+# A bot spec may name either rule, as model or playout (`ismcts:model=greedy,playout=greedy`).
+SEARCH = SearchHelp(
+    hint_policy,
+    evaluate,
+    depth=8,
+    model=hint_policy,
+    settle=True,
+    policies={"hint": hint_policy, "greedy": greedy_policy},
+)
