@@ -388,3 +388,48 @@ def test_an_unknown_policy_name_lists_the_games_policies() -> None:
     assert isinstance(bot, ISMCTSBot) and bot.model is None
     bot = make_bot("ismcts:model=1", sorry, 0)
     assert isinstance(bot, ISMCTSBot) and bot.model is search_help("sorry").model
+
+
+def test_a_guarded_search_keeps_the_models_move_unless_another_clearly_beats_it() -> None:
+    """`guard=z` (paired): the model's own move stands unless another root move beat it on the
+    same determinizations by more than z standard errors of the paired difference."""
+    game = parlour.make("whot", players=2, rules="nigerian")
+    bot = make_bot("ismcts:iterations=10,paired=1,guard=2", game, 0)
+    assert isinstance(bot, ISMCTSBot)
+    legal: list[Any] = ["base", "clear", "noisy"]  # (stand-ins: the guard only compares them)
+    a, b, other = legal[0], legal[1], legal[1] + " elsewhere"
+    base = [0.5, 0.4, 0.6, 0.5, 0.3, 0.7, 0.5, 0.5]
+    clear = [x + 0.1 for x in base]  # ahead on every determinization
+    noisy = [
+        x + d for x, d in zip(base, [0.3, -0.3, 0.3, -0.3, 0.3, -0.25, 0.3, -0.3], strict=True)
+    ]
+    assert sum(noisy) > sum(base)  # ahead on the mean, well inside its noise
+    assert bot._guarded(a, legal, [base, clear, noisy]) == b
+    assert bot._guarded(a, legal, [base, base, noisy]) == a
+    assert bot._guarded(other, legal, [base, clear, noisy]) is None
+
+
+def test_an_unbeatable_guard_plays_the_models_move() -> None:
+    # With a guard no search can clear, `ismcts:model=greedy,paired=1,guard=...` plays greedy.
+    game = parlour.make("whot", players=2, rules="nigerian")
+    checked = 0
+    for seed in range(6):
+        s = game.new_game(seed=seed)
+        greedy = make_bot("greedy", game, 0)
+        for turn in range(30):
+            if s.is_over:
+                break
+            p = s.to_play
+            assert p is not None
+            view, legal = s.view(p), s.legal_moves()
+            want = greedy.choose(view, legal)
+            if sum(str(m).startswith("play") for m in legal) > 1 and turn % 3 == 0:
+                bot = make_bot("ismcts:iterations=60,model=greedy,paired=1,guard=1e9", game, turn)
+                assert bot.choose(view, legal) == want
+                checked += 1
+            s.apply(want)
+    assert checked >= 10
+    with pytest.raises(RulesError, match=r"guard .* paired=1"):
+        make_bot("ismcts:guard=2", game, 0)
+    with pytest.raises(RulesError, match="guard must be a finite number"):
+        make_bot("ismcts:guard=-1,paired=1", game, 0)

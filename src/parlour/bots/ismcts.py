@@ -41,7 +41,9 @@ Budget: `iterations=N` (default 1000) or `seconds=S` (whichever is given; `secon
 Other parameters: `c` (exploration; default 0.7 unless the game gives its own), `depth`,
 `pool` (determinizations per move), `model` (0 to branch on every seat's moves instead, or the name
 of one of the game's `policies`), `playout` (the name of one of the game's `policies`), `paired`
-(1 for common random numbers at the root).
+(1 for common random numbers at the root), `guard` (with `paired`: keep the model's own move
+unless another beats it by this many standard errors), `likely` (0 to keep every determinization
+drawn).
 """
 
 from __future__ import annotations
@@ -215,6 +217,8 @@ class ISMCTSBot(Bot):
             "model",
             "paired",
             "playout",
+            "likely",
+            "guard",
         }
         bad = sorted(set(params) - known)
         if bad:
@@ -228,6 +232,8 @@ class ISMCTSBot(Bot):
             self.max_playout = int(params.get("max_playout", 2000))
             self.depth = int(params.get("depth", help_.depth))
             self.paired = parse_bool(params.get("paired", help_.paired))
+            use_likely = parse_bool(params.get("likely", True))
+            self.guard = float(params.get("guard", 0))
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None
         model = _named(help_, "model", params.get("model"), help_.model, game.name)
@@ -237,6 +243,12 @@ class ISMCTSBot(Bot):
             raise RulesError("ismcts seconds must be a finite number above 0")
         if not math.isfinite(self.c) or self.c < 0:
             raise RulesError("ismcts c must be a finite number, 0 or more")
+        if not math.isfinite(self.guard) or self.guard < 0:
+            raise RulesError("ismcts guard must be a finite number, 0 or more")
+        if self.guard and not self.paired:
+            raise RulesError(
+                "ismcts guard compares root moves on common determinizations: paired=1"
+            )
         if self.iterations < 1 or self.pool < 1 or self.max_playout < 1 or self.depth < 0:
             raise RulesError("ismcts needs iterations, pool and max_playout >= 1, depth >= 0")
         self.policy = policy
@@ -244,9 +256,9 @@ class ISMCTSBot(Bot):
         self.horizon = None if "depth" in params else help_.horizon
         self.model = model
         self.settle = help_.settle
-        # `likely` reads the game's own model's play, and `rollout` plays the game's own policy:
-        # neither holds for another one.
-        self.likely = help_.likely if model is not None and model is help_.model else None
+        # A game's `likely` judges the other seats' play by its model, and holds for each of its
+        # named policies too; `rollout` plays the game's own policy only.
+        self.likely = help_.likely if model is not None and use_likely else None
         ours = policy is not None and policy is help_.policy
         self.rollout = help_.rollout if ours else None
         self.worth = help_.worth
@@ -325,6 +337,8 @@ class ISMCTSBot(Bot):
         else:
             pool_size = min(self.pool, -(-budget // k) if paired else budget)
         root = _Node(None, me)
+        # Paired: each root move's rewards in visit order, the j-th of each on one determinization.
+        samples: list[list[float]] = [[] for _ in range(k)] if paired else []
         c = self.c
         depth = self.depth
         policy = self.policy
@@ -351,10 +365,11 @@ class ISMCTSBot(Bot):
             node = root
             path = [root]
             fresh = False
+            slot = it % k
             if paired:
                 # Root move `it mod k` on determinization `it div k`: each determinization judges
                 # every root move, so luck common to all of them cancels out of their comparison.
-                m = legal[it % k]
+                m = legal[slot]
                 child = root.children.get(m)
                 if child is None:
                     child = root.children[m] = _Node(m, me)
@@ -434,18 +449,47 @@ class ISMCTSBot(Bot):
             for back in path:
                 back.visits += 1
                 back.reward += rewards[back.player]
+            if paired:
+                samples[slot].append(rewards[me])
             if trace is not None:
                 top = path[1] if len(path) > 1 else root
                 assert top.move is not None
                 trace.append((top.move, rewards[me]))
         if paired:  # equal visits: the best mean
             ranked = sorted(root.children.values(), key=lambda ch: -ch.reward / ch.visits)
+            if self.guard and model is not None and pool:
+                keep = self._guarded(model(pool[0].copy(), rng), legal, samples)
+                if keep is not None:
+                    ranked.sort(key=lambda ch: ch.move != keep)  # (stable: the rest by mean)
         else:
             ranked = sorted(root.children.values(), key=lambda ch: -ch.visits)
         stats = tuple(
             (ch.move, ch.visits, ch.reward / ch.visits) for ch in ranked if ch.move is not None
         )
         return SearchStats(it, time.perf_counter() - start, stats)
+
+    def _guarded(self, base: Move, legal: list[Move], samples: list[list[float]]) -> Move | None:
+        """With `guard` z: the model's own move `base`, unless another root move beat it on the
+        same determinizations by more than z standard errors of the paired difference (then the
+        best of those by mean). Visit counts alone pick among moves whose chances differ by a
+        point, well inside the noise, about as often as among moves that truly differ."""
+        if base not in legal:
+            return None
+        b = legal.index(base)
+        n = min(len(x) for x in samples)
+        if n < 2:
+            return base
+        keep, best = base, 0.0
+        ref = samples[b]
+        for i, other in enumerate(samples):
+            if i == b:
+                continue
+            diffs = [other[j] - ref[j] for j in range(n)]
+            mean = math.fsum(diffs) / n
+            var = math.fsum((x - mean) ** 2 for x in diffs) / (n - 1)
+            if mean - self.guard * math.sqrt(var / n) > 0 and mean > best:
+                keep, best = legal[i], mean
+        return keep
 
     # --- the bot protocol -------------------------------------------------------------------------
     def _pick(self, stats: SearchStats, legal: list[Move]) -> Move:
