@@ -9,6 +9,7 @@ import pytest
 
 import parlour
 from parlour.bots import Bot, ISMCTSBot, advise, bot_names, make_bot
+from parlour.bots.ismcts import search_help
 from parlour.core import Move, RulesError, State, info
 from parlour.core.rng import GameRng
 
@@ -325,3 +326,111 @@ def test_a_search_pauses_the_cyclic_collector_and_leaves_it_as_it_found_it(
         gc.enable() if was else gc.disable()
     assert seen and not any(seen)  # every draw made with the collector off
     assert after is collecting
+
+
+def test_a_spec_picks_the_games_named_policies_as_model_and_playout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`ismcts:model=greedy,playout=greedy` searches with the game's policy named `greedy` as the
+    other seat's model and as the playout policy, and never asks the game's own (`hint`)."""
+    from parlour.bots import ismcts
+
+    game = parlour.make("whot", players=2, rules="nigerian")
+    s = game.new_game(seed=2)
+    while len(s.legal_moves()) < 3:
+        s.apply(s.legal_moves()[0])
+    me = s.to_play
+    assert me is not None
+    asked: dict[str, list[int]] = {"hint": [], "greedy": [], "own": []}
+    help_ = ismcts.search_help("whot")
+    monkeypatch.setattr(
+        info("whot"),
+        "search",
+        ismcts.SearchHelp(
+            policy=_counting_model(asked["own"]),
+            model=_counting_model(asked["own"]),
+            evaluate=help_.evaluate,
+            depth=8,
+            policies={
+                "hint": _counting_model(asked["hint"]),
+                "greedy": _counting_model(asked["greedy"]),
+            },
+        ),
+    )
+    make_bot("ismcts:iterations=100,model=greedy,playout=greedy", game, 1).choose(
+        s.view(me), s.legal_moves()
+    )
+    assert me in asked["greedy"] and any(q != me for q in asked["greedy"])  # playout and model
+    assert asked["hint"] == asked["own"] == []
+    # The model alone: the playout stays the game's own policy.
+    make_bot("ismcts:iterations=100,model=hint", game, 1).choose(s.view(me), s.legal_moves())
+    assert any(q != me for q in asked["hint"]) and asked["own"]
+
+
+def test_an_unknown_policy_name_lists_the_games_policies() -> None:
+    game = parlour.make("whot", players=2)
+    with pytest.raises(
+        RulesError,
+        match=r"ismcts playout must be one of whot's policies "
+        r"\(greedy, hint\), not 'smart'",
+    ):
+        make_bot("ismcts:playout=smart", game, 0)
+    with pytest.raises(
+        RulesError,
+        match=r"ismcts model must be 0, 1 or one of whot's policies "
+        r"\(greedy, hint\), not 'smart'",
+    ):
+        make_bot("ismcts:model=smart", game, 0)
+    # A game that names no policies says so; `model=0` and `model=1` still mean none and its own.
+    sorry = parlour.make("sorry", players=4)
+    with pytest.raises(RulesError, match=r"one of sorry's policies \(none\), not 'greedy'"):
+        make_bot("ismcts:model=greedy", sorry, 0)
+    bot = make_bot("ismcts:model=0", sorry, 0)
+    assert isinstance(bot, ISMCTSBot) and bot.model is None
+    bot = make_bot("ismcts:model=1", sorry, 0)
+    assert isinstance(bot, ISMCTSBot) and bot.model is search_help("sorry").model
+
+
+def test_a_guarded_search_keeps_the_models_move_unless_another_clearly_beats_it() -> None:
+    """`guard=z` (paired): the model's own move stands unless another root move beat it on the
+    same determinizations by more than z standard errors of the paired difference."""
+    game = parlour.make("whot", players=2, rules="nigerian")
+    bot = make_bot("ismcts:iterations=10,paired=1,guard=2", game, 0)
+    assert isinstance(bot, ISMCTSBot)
+    legal: list[Any] = ["base", "clear", "noisy"]  # (stand-ins: the guard only compares them)
+    a, b, other = legal[0], legal[1], legal[1] + " elsewhere"
+    base = [0.5, 0.4, 0.6, 0.5, 0.3, 0.7, 0.5, 0.5]
+    clear = [x + 0.1 for x in base]  # ahead on every determinization
+    noisy = [
+        x + d for x, d in zip(base, [0.3, -0.3, 0.3, -0.3, 0.3, -0.25, 0.3, -0.3], strict=True)
+    ]
+    assert sum(noisy) > sum(base)  # ahead on the mean, well inside its noise
+    assert bot._guarded(a, legal, [base, clear, noisy]) == b
+    assert bot._guarded(a, legal, [base, base, noisy]) == a
+    assert bot._guarded(other, legal, [base, clear, noisy]) is None
+
+
+def test_an_unbeatable_guard_plays_the_models_move() -> None:
+    # With a guard no search can clear, `ismcts:model=greedy,paired=1,guard=...` plays greedy.
+    game = parlour.make("whot", players=2, rules="nigerian")
+    checked = 0
+    for seed in range(6):
+        s = game.new_game(seed=seed)
+        greedy = make_bot("greedy", game, 0)
+        for turn in range(30):
+            if s.is_over:
+                break
+            p = s.to_play
+            assert p is not None
+            view, legal = s.view(p), s.legal_moves()
+            want = greedy.choose(view, legal)
+            if sum(str(m).startswith("play") for m in legal) > 1 and turn % 3 == 0:
+                bot = make_bot("ismcts:iterations=60,model=greedy,paired=1,guard=1e9", game, turn)
+                assert bot.choose(view, legal) == want
+                checked += 1
+            s.apply(want)
+    assert checked >= 10
+    with pytest.raises(RulesError, match=r"guard .* paired=1"):
+        make_bot("ismcts:guard=2", game, 0)
+    with pytest.raises(RulesError, match="guard must be a finite number"):
+        make_bot("ismcts:guard=-1,paired=1", game, 0)

@@ -39,8 +39,11 @@ one determinization, then drops out of their comparison. Where it is not, visit 
 
 Budget: `iterations=N` (default 1000) or `seconds=S` (whichever is given; `seconds` wins).
 Other parameters: `c` (exploration; default 0.7 unless the game gives its own), `depth`,
-`pool` (determinizations per move), `model` (0 to branch on every seat's moves instead), `paired`
-(1 for common random numbers at the root).
+`pool` (determinizations per move), `model` (0 to branch on every seat's moves instead, or the name
+of one of the game's `policies`), `playout` (the name of one of the game's `policies`), `paired`
+(1 for common random numbers at the root), `guard` (with `paired`: keep the model's own move
+unless another beats it by this many standard errors), `likely` (0 to keep every determinization
+drawn).
 """
 
 from __future__ import annotations
@@ -49,9 +52,9 @@ import gc
 import math
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.core import Game, Move, RulesError, State
@@ -110,6 +113,10 @@ class SearchHelp:
     # better than another (say, a courtesy owed before the next move, whose omission only costs).
     # The search branches only on these; the bot still answers from the legal moves.
     worth: Worth | None = None
+    # Named policies on full states, each deciding only from what the mover may know, that a bot
+    # spec may pick as the model of the other seats or the playout policy
+    # (`ismcts:model=greedy,playout=greedy`); the defaults are `model` and `policy` above.
+    policies: Mapping[str, Policy] = field(default_factory=dict)
 
 
 _REDRAWS = 15  # determinizations drawn at most in search of a likely one
@@ -149,6 +156,28 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _named(
+    help_: SearchHelp, param: str, raw: str | None, default: Policy | None, game: str
+) -> Policy | None:
+    """The policy a bot spec's `model=` or `playout=` names: one of the game's `policies`, or
+    (for `model`) 0 for none and 1 for the game's own; no value means the game's own."""
+    if raw is None:
+        return default
+    name = raw.strip()
+    if name in help_.policies:
+        return help_.policies[name]
+    if param == "model":
+        try:
+            return default if parse_bool(name) else None
+        except ValueError:
+            pass
+    known = ", ".join(sorted(help_.policies)) or "none"
+    extra = "0, 1 or " if param == "model" else ""
+    raise RulesError(
+        f"ismcts {param} must be {extra}one of {game}'s policies ({known}), not {name!r}"
+    )
+
+
 class _Node:
     # No parent pointer: an iteration keeps its path, so the tree has no cycles and reference
     # counting frees it when the search ends (a tree of cycles was left to a collection of its
@@ -178,7 +207,19 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game[Any, Any], rng: random.Random, **params: str) -> None:
         super().__init__(game, rng)
-        known = {"iterations", "seconds", "c", "depth", "pool", "max_playout", "model", "paired"}
+        known = {
+            "iterations",
+            "seconds",
+            "c",
+            "depth",
+            "pool",
+            "max_playout",
+            "model",
+            "paired",
+            "playout",
+            "likely",
+            "guard",
+        }
         bad = sorted(set(params) - known)
         if bad:
             raise RulesError(f"ismcts takes {', '.join(sorted(known))}; not {', '.join(bad)}")
@@ -190,24 +231,36 @@ class ISMCTSBot(Bot):
             self.pool = int(params.get("pool", help_.pool))
             self.max_playout = int(params.get("max_playout", 2000))
             self.depth = int(params.get("depth", help_.depth))
-            use_model = parse_bool(params.get("model", True))
             self.paired = parse_bool(params.get("paired", help_.paired))
+            use_likely = parse_bool(params.get("likely", True))
+            self.guard = float(params.get("guard", 0))
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None
+        model = _named(help_, "model", params.get("model"), help_.model, game.name)
+        policy = _named(help_, "playout", params.get("playout"), help_.policy, game.name)
         # nan and inf are floats too: a search must have a finite budget
         if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds > 0):
             raise RulesError("ismcts seconds must be a finite number above 0")
         if not math.isfinite(self.c) or self.c < 0:
             raise RulesError("ismcts c must be a finite number, 0 or more")
+        if not math.isfinite(self.guard) or self.guard < 0:
+            raise RulesError("ismcts guard must be a finite number, 0 or more")
+        if self.guard and not self.paired:
+            raise RulesError(
+                "ismcts guard compares root moves on common determinizations: paired=1"
+            )
         if self.iterations < 1 or self.pool < 1 or self.max_playout < 1 or self.depth < 0:
             raise RulesError("ismcts needs iterations, pool and max_playout >= 1, depth >= 0")
-        self.policy = help_.policy
+        self.policy = policy
         self.evaluate = help_.evaluate
         self.horizon = None if "depth" in params else help_.horizon
-        self.model = help_.model if use_model else None
+        self.model = model
         self.settle = help_.settle
-        self.likely = help_.likely if use_model else None
-        self.rollout = help_.rollout if help_.policy is not None else None
+        # A game's `likely` judges the other seats' play by its model, and holds for each of its
+        # named policies too; `rollout` plays the game's own policy only.
+        self.likely = help_.likely if model is not None and use_likely else None
+        ours = policy is not None and policy is help_.policy
+        self.rollout = help_.rollout if ours else None
         self.worth = help_.worth
         self.last: SearchStats | None = None
 
@@ -284,6 +337,8 @@ class ISMCTSBot(Bot):
         else:
             pool_size = min(self.pool, -(-budget // k) if paired else budget)
         root = _Node(None, me)
+        # Paired: each root move's rewards in visit order, the j-th of each on one determinization.
+        samples: list[list[float]] = [[] for _ in range(k)] if paired else []
         c = self.c
         depth = self.depth
         policy = self.policy
@@ -310,10 +365,11 @@ class ISMCTSBot(Bot):
             node = root
             path = [root]
             fresh = False
+            slot = it % k
             if paired:
                 # Root move `it mod k` on determinization `it div k`: each determinization judges
                 # every root move, so luck common to all of them cancels out of their comparison.
-                m = legal[it % k]
+                m = legal[slot]
                 child = root.children.get(m)
                 if child is None:
                     child = root.children[m] = _Node(m, me)
@@ -393,18 +449,47 @@ class ISMCTSBot(Bot):
             for back in path:
                 back.visits += 1
                 back.reward += rewards[back.player]
+            if paired:
+                samples[slot].append(rewards[me])
             if trace is not None:
                 top = path[1] if len(path) > 1 else root
                 assert top.move is not None
                 trace.append((top.move, rewards[me]))
         if paired:  # equal visits: the best mean
             ranked = sorted(root.children.values(), key=lambda ch: -ch.reward / ch.visits)
+            if self.guard and model is not None and pool:
+                keep = self._guarded(model(pool[0].copy(), rng), legal, samples)
+                if keep is not None:
+                    ranked.sort(key=lambda ch: ch.move != keep)  # (stable: the rest by mean)
         else:
             ranked = sorted(root.children.values(), key=lambda ch: -ch.visits)
         stats = tuple(
             (ch.move, ch.visits, ch.reward / ch.visits) for ch in ranked if ch.move is not None
         )
         return SearchStats(it, time.perf_counter() - start, stats)
+
+    def _guarded(self, base: Move, legal: list[Move], samples: list[list[float]]) -> Move | None:
+        """With `guard` z: the model's own move `base`, unless another root move beat it on the
+        same determinizations by more than z standard errors of the paired difference (then the
+        best of those by mean). Visit counts alone pick among moves whose chances differ by a
+        point, well inside the noise, about as often as among moves that truly differ."""
+        if base not in legal:
+            return None
+        b = legal.index(base)
+        n = min(len(x) for x in samples)
+        if n < 2:
+            return base
+        keep, best = base, 0.0
+        ref = samples[b]
+        for i, other in enumerate(samples):
+            if i == b:
+                continue
+            diffs = [other[j] - ref[j] for j in range(n)]
+            mean = math.fsum(diffs) / n
+            var = math.fsum((x - mean) ** 2 for x in diffs) / (n - 1)
+            if mean - self.guard * math.sqrt(var / n) > 0 and mean > best:
+                keep, best = legal[i], mean
+        return keep
 
     # --- the bot protocol -------------------------------------------------------------------------
     def _pick(self, stats: SearchStats, legal: list[Move]) -> Move:

@@ -31,6 +31,7 @@ from parlour.bots.base import Bot
 from parlour.bots.ismcts import SearchHelp
 from parlour.core import Move, State
 
+from .bots import greedy_policy
 from .cards import SYMBOLS, WHOT, card_points, parse_card
 from .engine import WhotGame, WhotState, lacks_from_events, view_events
 from .moves import WhotMove
@@ -269,7 +270,88 @@ def evaluate(state: State) -> list[float]:
     return [x / total for x in w]
 
 
+# --- what the other seats' draws say of their hands (the search's `likely`) ----------------------
+UNBOUNDED = -1
+
+
+def held_at_most(events: Sequence[Any], n: int, whot_on_whot: bool) -> list[list[int]]:
+    """Per seat, per symbol (0-4) and WHOT (5, the `card & 7` of a WHOT): the most cards of it the
+    seat can hold if it plays whenever it can — as the `hint` and `greedy` rules both do (they
+    never draw by choice) — or UNBOUNDED. A seat that drew one card (not a pick) while a symbol
+    was called held none of that symbol and no WHOT (where a WHOT could go on the pile); since then
+    it may hold as many as it has drawn, until it plays one. Public knowledge, from the events."""
+    caps = [[UNBOUNDED] * 6 for _ in range(n)]
+    call = -1
+    top_whot = False
+
+    def drew(q: int, k: int) -> None:
+        c = caps[q]
+        for i in range(6):
+            if c[i] >= 0:
+                c[i] += k
+
+    for ev in events:
+        kind = ev.kind
+        if kind == "play":
+            card = ev.move.card
+            top_whot = card == WHOT
+            call = ev.move.call if top_whot else card & 7
+            if 0 <= ev.player < n:
+                caps[ev.player][card & 7] = UNBOUNDED
+        elif kind == "turn_up":
+            c = parse_card(ev.card)
+            top_whot = c == WHOT
+            call = -1 if top_whot else c & 7
+        elif kind == "draw" and 0 <= ev.player < n:
+            if ev.cards == 1 and call >= 0:
+                caps[ev.player][call] = 0
+                if whot_on_whot or not top_whot:
+                    caps[ev.player][WHOT & 7] = 0
+            drew(ev.player, ev.cards)
+        elif kind == "general_market":
+            for q in range(n):
+                if q != ev.player:
+                    drew(q, 1)
+        elif kind == "penalty" and 0 <= ev.player < n:
+            drew(ev.player, ev.cards)
+    return caps
+
+
+_CAPS: dict[tuple[Any, ...], list[list[int]]] = {}
+
+
+def likely(state: State, seat: int) -> bool:
+    """Whether a determinization gives every other seat a hand it could hold having played as
+    the hint and greedy rules do: never more cards of a kind than `held_at_most` allows."""
+    assert isinstance(state, WhotState)
+    events = tuple(state.events)
+    caps = _CAPS.get(events)
+    if caps is None:
+        _CAPS.clear()  # one decision's events at a time: every draw of a pool shares them
+        caps = _CAPS[events] = held_at_most(events, state.n, state.game.rules.whot_on_whot)
+    hands = state.hands
+    for q, cap in enumerate(caps):
+        if q == seat or max(cap) < 0:
+            continue
+        counts = [0] * 8
+        for c in hands[q]:
+            counts[c & 7] += 1
+        for k in range(6):
+            if 0 <= cap[k] < counts[k]:
+                return False
+    return True
+
+
 # What the search bots are told (the manifest's `search`): the other seat moves as the hint bot
 # would (`model`), in the tree and in the playout, and a leaf is scored at the searcher's next turn
 # (`settle`), not in the middle of someone's turn.
-SEARCH = SearchHelp(hint_policy, evaluate, depth=8, model=hint_policy, settle=True)
+# A bot spec may name either rule, as model or playout (`ismcts:model=greedy,playout=greedy`).
+SEARCH = SearchHelp(
+    hint_policy,
+    evaluate,
+    depth=8,
+    model=hint_policy,
+    settle=True,
+    likely=likely,
+    policies={"hint": hint_policy, "greedy": greedy_policy},
+)
