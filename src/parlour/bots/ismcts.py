@@ -43,7 +43,7 @@ Other parameters: `c` (exploration; default 0.7 unless the game gives its own), 
 of one of the game's `policies`), `playout` (the name of one of the game's `policies`), `paired`
 (1 for common random numbers at the root), `guard` (with `paired`: keep the model's own move
 unless another beats it by this many standard errors), `likely` (0 to keep every determinization
-drawn).
+drawn, 1 to redraw those the game's `likely` rejects, where the game leaves it off by default).
 """
 
 from __future__ import annotations
@@ -104,6 +104,9 @@ class SearchHelp:
     # (say, the suit a hint-playing namer chose is the one its dealt hand was longest in)? The
     # search then redraws, a few times at most, a determinization that is not.
     likely: Likely | None = None
+    # Whether a bot uses `likely` unless its spec says (`likely=0` or `likely=1`): off where it was
+    # added after the game's search figures were measured and measured no gain (Whot!).
+    likely_by_default: bool = True
     # `rollout(state, rng, limit)`: play up to `limit` moves of `policy` (fewer if the game ends)
     # and say how many — the same moves from the same draws as the search's own loop of
     # `state.apply(policy(state, rng))`, written out by the game where a call per move to the
@@ -232,7 +235,7 @@ class ISMCTSBot(Bot):
             self.max_playout = int(params.get("max_playout", 2000))
             self.depth = int(params.get("depth", help_.depth))
             self.paired = parse_bool(params.get("paired", help_.paired))
-            use_likely = parse_bool(params.get("likely", True))
+            use_likely = parse_bool(params.get("likely", help_.likely_by_default))
             self.guard = float(params.get("guard", 0))
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None

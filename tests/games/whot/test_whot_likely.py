@@ -106,3 +106,17 @@ def test_determinizations_drawn_for_a_seat_are_mostly_likely() -> None:
             drawn += 1
             passed += likely(game.sample_state(state.view(me), GameRng(k)), me)
     assert drawn >= 100 and passed >= drawn // 2
+
+
+def test_the_search_redraws_by_the_draws_only_when_asked() -> None:
+    # Whot!'s `likely` came after the search's figures were measured and measured no gain, so a
+    # Whot! search uses it only when its spec asks (`likely=1`); Who's Who No. 1's stays on.
+    from parlour.bots import ISMCTSBot
+
+    whot = parlour.make("whot", players=2, rules="nigerian")
+    plain, asked = make_bot("ismcts", whot, 1), make_bot("ismcts:likely=1", whot, 1)
+    assert isinstance(plain, ISMCTSBot) and isinstance(asked, ISMCTSBot)
+    assert plain.likely is None
+    assert asked.likely is likely
+    tricks = make_bot("ismcts", parlour.make("whoswho-tricks", players=4), 1)
+    assert isinstance(tricks, ISMCTSBot) and tricks.likely is not None

@@ -346,6 +346,8 @@ def likely(state: State, seat: int) -> bool:
 # would (`model`), in the tree and in the playout, and a leaf is scored at the searcher's next turn
 # (`settle`), not in the middle of someone's turn.
 # A bot spec may name either rule, as model or playout (`ismcts:model=greedy,playout=greedy`).
+# `likely` (what the draws say of a hand) is there for a spec to ask for (`likely=1`): it measured
+# no gain (docs/bots.md, run 9), and the Whot! search's figures were measured without it.
 SEARCH = SearchHelp(
     hint_policy,
     evaluate,
@@ -353,5 +355,6 @@ SEARCH = SearchHelp(
     model=hint_policy,
     settle=True,
     likely=likely,
+    likely_by_default=False,
     policies={"hint": hint_policy, "greedy": greedy_policy},
 )
