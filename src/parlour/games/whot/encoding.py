@@ -492,29 +492,35 @@ class WhotTable(TableObserver):
         return index, waiting
 
     def rewrite(self) -> None:
-        """Write the whole vector again from the state: the public fields from the encoding of
-        seat 0's view (its seat fields are in absolute order), each seat's hand counted, and
-        the values compared on later moves as they are now."""
-        st, enc, mv = self.st, self.encoding, self.mv
-        size = enc.layout.size
-        table = self.table
-        table[:size] = enc.observe(st.view(0))
-        table[size:-2] = 0
+        """Write the whole vector again from the state: every card counted where it is (the
+        hands, the known cards, the pile) and every count, then the single values written by
+        `_values` against nothing written yet. (It once encoded seat 0's view: building the
+        view and encoding it whole was a third of a short game's first step, at every reset.)"""
+        st, mv = self.st, self.mv
+        self.table[:-2] = 0
         for q, hand in enumerate(st.hands):
-            at = self.hand_row[q]
+            hand_at, known_at, count_at = self.rows[q]
             for c in hand:
-                mv[at + _CARD_AT[c]] += 1
+                mv[hand_at + _CARD_AT[c]] += 1
+            for c in st.known[q]:
+                mv[known_at + _CARD_AT[c]] += 1
+            mv[count_at] = len(hand)
+        at = self.pile_at
+        for c in st.pile:
+            mv[at + _CARD_AT[c]] += 1
         self.events_seen = len(st.events)
         self.moves_seen = len(st.history)
-        self.turn_cards = list(st.turn_cards)
-        self.turn_said = list(st.turn_said)
-        self.call_card = _CARD_AT[st.pile[-1]] if st.pile else -1
-        self.call_symbol = st.call_sym
-        self.rare = (st.free, st.direction, st.pending_skip, st.straight_dir)
-        self.pack_public = st.pack_public
-        self.pack_next = _CARD_AT[st.pack[-1]] if st.pack_public and st.pack else -1
-        self.pending_pick = st.pending_pick
-        self.pick_number = st.pick_num if st.pending_pick else 0
+        # Nothing written yet, so that `_values` writes every value that is not 0.
+        self.turn_cards: list[int] = []
+        self.turn_said: list[str] = []
+        self.call_card = -1
+        self.call_symbol = -1
+        self.rare: tuple[Any, ...] = ()  # (equal to no tuple of the four values)
+        self.pack_public = False
+        self.pack_next = -1
+        self.pending_pick = 0
+        self.pick_number = 0
+        self._values()
 
     def observe(self, seat: int) -> FloatArray:
         st = self.st
