@@ -441,7 +441,8 @@ class WhotTable(TableObserver):
     move by move."""
 
     def __init__(self, encoding: WhotEncoding, state: WhotState) -> None:
-        self.encoding = encoding
+        # (fewer than 30 attributes: CPython 3.11 keeps an instance's attributes in the
+        # fast layout, shared with its class, only up to 30, and the hot paths read a dozen)
         self.state = state
         self.st = state
         layout = encoding.layout
@@ -458,33 +459,29 @@ class WhotTable(TableObserver):
         self.to_play_at, self.pack_next_at = at["to_play"], at["pack_next"]
         self.pack_count_at, self.is_over_at = at["pack_count"], at["is_over"]
         self.pending_pick_at, self.pick_number_at = at["pending_pick"], at["pick_number"]
-        self.hand_row = [size + q * _K for q in range(n)]
-        self.known_row = [at["known"] + q * _K for q in range(n)]
-        self.count_at = [at["counts"] + q for q in range(n)]
-        # A seat's three places, read at once by the hot paths: its hand's row, its known
-        # cards' row, its count.
-        self.rows = [(self.hand_row[q], self.known_row[q], self.count_at[q]) for q in range(n)]
+        # A seat's three places: its hand's row, its known cards' row, its count.
+        self.rows = [(size + q * _K, at["known"] + q * _K, at["counts"] + q) for q in range(n)]
         # Each seat's gathers depend on the table only: worked out once an encoding.
         index = _TABLE_INDEX.get(encoding)
         if index is None:
-            index = _TABLE_INDEX[encoding] = self._index()
+            index = _TABLE_INDEX[encoding] = self._index(size)
         self.index, self.index_waiting = index
         self.rewrite()
 
-    def _index(self) -> _Gathers:
+    def _index(self, size: int) -> _Gathers:
         """Each seat's gathers: where each entry of its observation is in `table`, when the seat
         is to play and otherwise (`to_play` read from the constants 1 and 0)."""
-        n, at, size = self.n, self.at, self.encoding.layout.size
+        n, at, rows = self.n, self.at, self.rows
         one, zero = len(self.table) - 2, len(self.table) - 1
         index, waiting = [], []
         for s in range(n):
             ix = np.arange(size, dtype=np.intp)
-            ix[at["hand"] : at["hand"] + _K] = np.arange(self.hand_row[s], self.hand_row[s] + _K)
+            ix[at["hand"] : at["hand"] + _K] = np.arange(rows[s][0], rows[s][0] + _K)
             for k in range(n):
                 q = (s + k) % n
                 ix[at["counts"] + k] = at["counts"] + q
                 a = at["known"] + k * _K
-                ix[a : a + _K] = np.arange(self.known_row[q], self.known_row[q] + _K)
+                ix[a : a + _K] = np.arange(rows[q][1], rows[q][1] + _K)
             ix[at["to_play"] : at["to_play"] + n] = zero
             waiting.append(ix.copy())
             ix[at["to_play"]] = one
@@ -637,15 +634,15 @@ class WhotTable(TableObserver):
                 k = ev.cards
                 if not 0 < k <= len(hand):
                     return False
-                at = self.hand_row[p]
+                at = self.rows[p][0]
                 drawn = hand[-k:]
                 for c in drawn:
                     mv[at + _CARD_AT[c]] += 1
                 if st.pack_public:  # (the pack's order is public: so is every card drawn)
-                    at = self.known_row[p]
+                    at = self.rows[p][1]
                     for c in drawn:
                         mv[at + _CARD_AT[c]] += 1
-                mv[self.count_at[p]] = len(hand)
+                mv[self.rows[p][2]] = len(hand)
             elif kind != "play":
                 return False
             else:
@@ -666,15 +663,15 @@ class WhotTable(TableObserver):
                 self._refilled()
                 p = ev.player
                 hand = st.hands[p]
-                at = self.hand_row[p]
+                at = self.rows[p][0]
                 drawn = hand[-k:]
                 for c in drawn:
                     mv[at + _CARD_AT[c]] += 1
                 if st.pack_public:
-                    at = self.known_row[p]
+                    at = self.rows[p][1]
                     for c in drawn:
                         mv[at + _CARD_AT[c]] += 1
-                mv[self.count_at[p]] = len(hand)
+                mv[self.rows[p][2]] = len(hand)
             elif first != "play" or (
                 then != "suspend" and then != "general_market" and then != "game_over"
             ):
@@ -706,12 +703,12 @@ class WhotTable(TableObserver):
         p: int = ev.player
         i = _CARD_AT[ev.move.card]
         mv = self.mv
-        mv[self.hand_row[p] + i] -= 1
-        at = self.known_row[p] + i
+        mv[self.rows[p][0] + i] -= 1
+        at = self.rows[p][1] + i
         if mv[at]:  # (the engine forgets a known card played, if it knew it)
             mv[at] -= 1
         mv[self.pile_at + i] += 1
-        mv[self.count_at[p]] = len(self.st.hands[p])
+        mv[self.rows[p][2]] = len(self.st.hands[p])
         return p
 
     def _market(self, p: int) -> None:
@@ -720,10 +717,10 @@ class WhotTable(TableObserver):
         for q, hand in enumerate(self.st.hands):
             if q != p:
                 i = _CARD_AT[hand[-1]]
-                mv[self.hand_row[q] + i] += 1
+                mv[self.rows[q][0] + i] += 1
                 if public:
-                    mv[self.known_row[q] + i] += 1
-                mv[self.count_at[q]] = len(hand)
+                    mv[self.rows[q][1] + i] += 1
+                mv[self.rows[q][2]] = len(hand)
 
     def _refilled(self) -> None:
         """The pile but its top card became the market: the pile is that one card now."""
