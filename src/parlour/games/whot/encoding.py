@@ -457,7 +457,7 @@ class WhotTable(TableObserver):
         self.pile_at = at["pile"]
         self.call_card_at, self.call_symbol_at = at["call_card"], at["call_symbol"]
         self.to_play_at, self.pack_next_at = at["to_play"], at["pack_next"]
-        self.pack_count_at, self.is_over_at = at["pack_count"], at["is_over"]
+        self.pack_count_at = at["pack_count"]
         self.pending_pick_at, self.pick_number_at = at["pending_pick"], at["pick_number"]
         # A seat's three places: its hand's row, its known cards' row, its count.
         self.rows = [(size + q * _K, at["known"] + q * _K, at["counts"] + q) for q in range(n)]
@@ -518,6 +518,20 @@ class WhotTable(TableObserver):
         self.pending_pick = 0
         self.pick_number = 0
         self._values()
+        # Rules without powers, declarations, turns of several cards or reversing picks (the
+        # engine's `lean` ones, storey-1935), from a position with none of them under way: a
+        # move whose one event is a card played is a plain card passing the turn on, which
+        # leaves the direction, the picks, skips and open turns as they are (nothing), and
+        # `free` False. `observe` then skips comparing them (a quarter of a storey step's
+        # update).
+        g, rules = st.game, st.game.rules
+        self.plain = (
+            g.lean
+            and not rules.powers
+            and not rules.whot_powers
+            and not (st.turn_cards or st.turn_said or st.pending_pick or st.pending_skip)
+            and not st.straight_dir
+        )
 
     def observe(self, seat: int) -> FloatArray:
         st = self.st
@@ -586,21 +600,25 @@ class WhotTable(TableObserver):
                     if x >= 0:
                         mv[at + x] = 1
                     self.call_symbol = x
-                x = st.pending_pick
-                if x or self.pending_pick:
-                    if x != self.pending_pick:
-                        mv[self.pending_pick_at] = self.pending_pick = x
-                    x = st.pick_num if x else 0
-                    if x != self.pick_number:
-                        mv[self.pick_number_at] = self.pick_number = x
-                if (
-                    st.turn_cards
-                    or st.turn_said
-                    or self.turn_cards
-                    or self.turn_said
-                    or (st.free, st.direction, st.pending_skip, st.straight_dir) != self.rare
-                ):
-                    self._values()  # (writes what else changed; the rest is written already)
+                if self.plain:  # (only the first card of the game changes more: `free`)
+                    if st.free != self.rare[0]:
+                        self._values()
+                else:
+                    x = st.pending_pick
+                    if x or self.pending_pick:
+                        if x != self.pending_pick:
+                            mv[self.pending_pick_at] = self.pending_pick = x
+                        x = st.pick_num if x else 0
+                        if x != self.pick_number:
+                            mv[self.pick_number_at] = self.pick_number = x
+                    if (
+                        st.turn_cards
+                        or st.turn_said
+                        or self.turn_cards
+                        or self.turn_said
+                        or (st.free, st.direction, st.pending_skip, st.straight_dir) != self.rare
+                    ):
+                        self._values()  # (writes what else changed; the rest is written already)
                 self.events_seen += 1
                 self.moves_seen = moves
             elif moves == self.moves_seen + 1 and self._follow():
@@ -760,7 +778,7 @@ class WhotTable(TableObserver):
             if x != self.pick_number:
                 mv[self.pick_number_at] = self.pick_number = x
         if st.current is None:  # (the seat to play is not in `table`: see the class docstring)
-            mv[self.is_over_at] = 1
+            mv[self.at["is_over"]] = 1
         if st.pack_public or self.pack_public:
             x = st.pack_public
             if x != self.pack_public:
