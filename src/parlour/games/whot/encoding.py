@@ -436,7 +436,7 @@ class WhotTable(TableObserver):
     seat drew the last card of its hand; or the game's end), or one draw of k cards (the last k of
     the hand) — and then the single values are compared one by one, as `WhotObserver` does. Any
     other move (a refill with cards drawn from a public market, a penalty…) or several moves at
-    once rewrite the whole vector from the state's views, as do the first look and `rewrite()`.
+    once rewrite the whole vector from the state, as do a new table and `rewrite()`.
     `tests/adapters/test_adapters_observers.py` holds it equal to the full encoding of every seat,
     move by move."""
 
