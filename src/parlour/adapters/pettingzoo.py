@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -28,10 +29,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-from pettingzoo.utils.wrappers.order_enforcing import (
-    AECOrderEnforcingIterable,
-    AECOrderEnforcingIterator,
-)
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 import parlour
 from parlour.core import State
@@ -297,22 +295,21 @@ class _OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
 
 
 class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
-    def __iter__(self) -> AECOrderEnforcingIterator:
-        return _AgentIterator(self.env, self.max_iter)
+    def __iter__(self) -> Iterator[str]:
+        return _agents(self.env, self.max_iter)
 
 
-class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
-    """The order-enforcing agent iterator's checks in one call, reading the environment itself."""
-
-    def __next__(self) -> str:
-        wrapper = self.env
-        env = wrapper.env
-        if not env.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
+def _agents(wrapper: _OrderEnforcing, max_iter: int) -> Iterator[str]:
+    """The order-enforcing agent iterator's checks, reading the environment itself: a generator,
+    since resuming one costs less than calling a Python `__next__` through the type's slot (0.2
+    to 0.3 µs of a 10 µs step, docs/adapters.md "Speed"). Like every generator, it ends for good:
+    a new loop over `agent_iter()` after a reset starts a new one."""
+    env = wrapper.env
+    while env.agents and max_iter > 0:
+        max_iter -= 1
         assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
         wrapper._has_updated = False
-        return env.agent_selection  # type: ignore[no-any-return]
+        yield env.agent_selection
 
 
 def raw_env(game: str, **kwargs: Any) -> ParlourAECEnv:

@@ -49,9 +49,8 @@ _INDEX: dict[str, int] = {card_text(c): i for i, c in enumerate(CARDS)}
 _NUMBERED = tuple(c for c in CARDS if c != WHOT)
 _K = len(CARDS)
 #: `WhotTable._index` by encoding (an encoding is one table: players and rules).
-_TABLE_INDEX: weakref.WeakKeyDictionary[WhotEncoding, list[npt.NDArray[np.intp]]] = (
-    weakref.WeakKeyDictionary()
-)
+_Gathers = tuple[list[npt.NDArray[np.intp]], list[npt.NDArray[np.intp]]]
+_TABLE_INDEX: weakref.WeakKeyDictionary[WhotEncoding, _Gathers] = weakref.WeakKeyDictionary()
 
 
 class WhotEncoding(TableEncoding):
@@ -421,27 +420,36 @@ class WhotTable(TableObserver):
     """Every seat's observation at once, each move followed once for the whole table.
 
     It keeps one vector, `table`, laid out as the observation but with the seat fields (`counts`,
-    `known`, `to_play`) in absolute seat order, followed by every seat's hand counts; a seat's
-    observation is one NumPy gather from it (`table[index[seat]]`, a new array), which puts the
-    seat's own hand in `hand` and turns the seat fields to start at the seat. A seat's index
-    reads only its own hand and the public fields: what `view(seat)` shows.
+    `known`) in absolute seat order, followed by every seat's hand counts and two constants, a 1
+    and a 0; a seat's observation is one NumPy gather from it (`table.take(index)`, a new array),
+    which puts the seat's own hand in `hand` and turns the seat fields to start at the seat. A
+    seat's index reads only its own hand and the public fields: what `view(seat)` shows.
+
+    The seat to play is not kept in `table`: the PettingZoo environment asks for the observation
+    of the seat to play nearly every time, whose `to_play` is always the viewer (a 1 then 0s),
+    so that seat's index reads `to_play` from the constants and no move writes it (the 2 writes
+    and their bookkeeping were a tenth of a move's update); any other seat's gather reads 0s
+    there and then sets the one entry of the seat to play, if any.
 
     On `observe`, a single move since the last look is followed from its events when they are of
     the common kinds — one card played (with a suspension or a general market at most: each other
-    seat drew the last card of its hand), or one draw of k cards (the last k of the hand) — and
-    then the single values are compared one by one, as `WhotObserver` does. Any other move
-    (a refill, a penalty, the end…) or several moves at once rewrite the whole vector from the
-    state's views, as do the first look and `rewrite()`. `tests/adapters/test_adapters_observers.py`
-    holds it equal to the full encoding of every seat, move by move."""
+    seat drew the last card of its hand; or the game's end), or one draw of k cards (the last k of
+    the hand) — and then the single values are compared one by one, as `WhotObserver` does. Any
+    other move (a refill with cards drawn from a public market, a penalty…) or several moves at
+    once rewrite the whole vector from the state, as do a new table and `rewrite()`.
+    `tests/adapters/test_adapters_observers.py` holds it equal to the full encoding of every seat,
+    move by move."""
 
     def __init__(self, encoding: WhotEncoding, state: WhotState) -> None:
-        self.encoding = encoding
+        # (fewer than 30 attributes: CPython 3.11 keeps an instance's attributes in the
+        # fast layout, shared with its class, only up to 30, and the hot paths read a dozen)
         self.state = state
         self.st = state
         layout = encoding.layout
         n = self.n = state.n
         size = layout.size
-        self.table: FloatArray = np.zeros(size + n * _K, np.float32)
+        self.table: FloatArray = np.zeros(size + n * _K + 2, np.float32)
+        self.table[-2] = 1  # (the constants `to_play` reads: see the class docstring)
         # Single entries are written through a memoryview (see WhotObserver).
         self.mv = self.table.data
         at = {name: a for name, (a, _b) in layout.offsets.items()}
@@ -449,60 +457,81 @@ class WhotTable(TableObserver):
         self.pile_at = at["pile"]
         self.call_card_at, self.call_symbol_at = at["call_card"], at["call_symbol"]
         self.to_play_at, self.pack_next_at = at["to_play"], at["pack_next"]
-        self.pack_count_at, self.is_over_at = at["pack_count"], at["is_over"]
+        self.pack_count_at = at["pack_count"]
         self.pending_pick_at, self.pick_number_at = at["pending_pick"], at["pick_number"]
-        self.hand_row = [size + q * _K for q in range(n)]
-        self.known_row = [at["known"] + q * _K for q in range(n)]
-        self.count_at = [at["counts"] + q for q in range(n)]
-        # Each seat's gather depends on the table only: worked out once an encoding.
+        # A seat's three places: its hand's row, its known cards' row, its count.
+        self.rows = [(size + q * _K, at["known"] + q * _K, at["counts"] + q) for q in range(n)]
+        # Each seat's gathers depend on the table only: worked out once an encoding.
         index = _TABLE_INDEX.get(encoding)
         if index is None:
-            index = _TABLE_INDEX[encoding] = self._index()
-        self.index = index
+            index = _TABLE_INDEX[encoding] = self._index(size)
+        self.index, self.index_waiting = index
         self.rewrite()
 
-    def _index(self) -> list[npt.NDArray[np.intp]]:
-        """Each seat's gather: where each entry of its observation is in `table`."""
-        n, at, size = self.n, self.at, self.encoding.layout.size
-        index = []
+    def _index(self, size: int) -> _Gathers:
+        """Each seat's gathers: where each entry of its observation is in `table`, when the seat
+        is to play and otherwise (`to_play` read from the constants 1 and 0)."""
+        n, at, rows = self.n, self.at, self.rows
+        one, zero = len(self.table) - 2, len(self.table) - 1
+        index, waiting = [], []
         for s in range(n):
             ix = np.arange(size, dtype=np.intp)
-            ix[at["hand"] : at["hand"] + _K] = np.arange(self.hand_row[s], self.hand_row[s] + _K)
+            ix[at["hand"] : at["hand"] + _K] = np.arange(rows[s][0], rows[s][0] + _K)
             for k in range(n):
                 q = (s + k) % n
                 ix[at["counts"] + k] = at["counts"] + q
-                ix[at["to_play"] + k] = at["to_play"] + q
                 a = at["known"] + k * _K
-                ix[a : a + _K] = np.arange(self.known_row[q], self.known_row[q] + _K)
+                ix[a : a + _K] = np.arange(rows[q][1], rows[q][1] + _K)
+            ix[at["to_play"] : at["to_play"] + n] = zero
+            waiting.append(ix.copy())
+            ix[at["to_play"]] = one
             index.append(ix)
-        return index
+        return index, waiting
 
     def rewrite(self) -> None:
-        """Write the whole vector again from the state: the public fields from the encoding of
-        seat 0's view (its seat fields are in absolute order), each seat's hand counted, and
-        the values compared on later moves as they are now."""
-        st, enc, mv = self.st, self.encoding, self.mv
-        size = enc.layout.size
-        table = self.table
-        table[:size] = enc.observe(st.view(0))
-        table[size:] = 0
+        """Write the whole vector again from the state: every card counted where it is (the
+        hands, the known cards, the pile) and every count, then the single values written by
+        `_values` against nothing written yet. (It once encoded seat 0's view: building the
+        view and encoding it whole was a third of a short game's first step, at every reset.)"""
+        st, mv = self.st, self.mv
+        self.table[:-2] = 0
         for q, hand in enumerate(st.hands):
-            at = self.hand_row[q]
+            hand_at, known_at, count_at = self.rows[q]
             for c in hand:
-                mv[at + _CARD_AT[c]] += 1
+                mv[hand_at + _CARD_AT[c]] += 1
+            for c in st.known[q]:
+                mv[known_at + _CARD_AT[c]] += 1
+            mv[count_at] = len(hand)
+        at = self.pile_at
+        for c in st.pile:
+            mv[at + _CARD_AT[c]] += 1
         self.events_seen = len(st.events)
         self.moves_seen = len(st.history)
-        self.turn_cards = list(st.turn_cards)
-        self.turn_said = list(st.turn_said)
-        self.call_card = _CARD_AT[st.pile[-1]] if st.pile else -1
-        self.call_symbol = st.call_sym
-        self.rare = (st.free, st.direction, st.pending_skip, st.straight_dir)
-        self.pack_count = len(st.pack)
-        self.pack_public = st.pack_public
-        self.pack_next = _CARD_AT[st.pack[-1]] if st.pack_public and st.pack else -1
-        self.pending_pick = st.pending_pick
-        self.pick_number = st.pick_num if st.pending_pick else 0
-        self.to_play: int | None = st.current
+        # Nothing written yet, so that `_values` writes every value that is not 0.
+        self.turn_cards: list[int] = []
+        self.turn_said: list[str] = []
+        self.call_card = -1
+        self.call_symbol = -1
+        self.rare: tuple[Any, ...] = ()  # (equal to no tuple of the four values)
+        self.pack_public = False
+        self.pack_next = -1
+        self.pending_pick = 0
+        self.pick_number = 0
+        self._values()
+        # Rules without powers, declarations, turns of several cards or reversing picks (the
+        # engine's `lean` ones, storey-1935), from a position with none of them under way: a
+        # move whose one event is a card played is a plain card passing the turn on, which
+        # leaves the direction, the picks, skips and open turns as they are (nothing), and
+        # `free` False. `observe` then skips comparing them (a quarter of a storey step's
+        # update).
+        g, rules = st.game, st.game.rules
+        self.plain = (
+            g.lean
+            and not rules.powers
+            and not rules.whot_powers
+            and not (st.turn_cards or st.turn_said or st.pending_pick or st.pending_skip)
+            and not st.straight_dir
+        )
 
     def observe(self, seat: int) -> FloatArray:
         st = self.st
@@ -510,97 +539,99 @@ class WhotTable(TableObserver):
         if moves != self.moves_seen:
             events = st.events
             # (the two commonest moves below: one move since the last look, one event)
-            one = moves == self.moves_seen + 1 and len(events) == self.events_seen + 1
-            ev: Any = events[-1] if one else None
+            ev: Any = (
+                events[-1]
+                if moves == self.moves_seen + 1 and len(events) == self.events_seen + 1
+                else None
+            )
             kind = "" if ev is None else ev.kind
-            if kind == "draw" and 0 < ev.cards <= len(st.hands[ev.player]):
-                # The commonest move, written out: cards drawn (one, or a pick), the move's
-                # only event, so the market was not refilled and the game goes on. The cards
-                # are the last of the hand; the call, the pile and the open turn are as they
-                # were, and no pick is pending any more.
+            hand = st.hands[ev.player] if kind == "draw" and ev.cards == 1 else None
+            if hand:
+                # The commonest move, written out: one card drawn, the move's only event, so
+                # the market was not refilled and the game goes on. The card is the last of the
+                # hand; the call, the pile and the open turn are as they were, and no pick is
+                # pending any more. (The market's size is written whatever it was.)
+                hand_at, known_at, count_at = self.rows[ev.player]
+                i = _CARD_AT[hand[-1]]
                 mv = self.mv
-                p = ev.player
-                hand = st.hands[p]
-                at = self.hand_row[p]
-                drawn = hand[-ev.cards :]
-                for c in drawn:
-                    mv[at + _CARD_AT[c]] += 1
-                mv[self.count_at[p]] = len(hand)
+                mv[hand_at + i] += 1
+                mv[count_at] = len(hand)
                 pack = st.pack
-                mv[self.pack_count_at] = self.pack_count = len(pack)
+                mv[self.pack_count_at] = len(pack)
                 if self.pack_public:  # (and still: no refill)
-                    at = self.known_row[p]
-                    for c in drawn:
-                        mv[at + _CARD_AT[c]] += 1
-                    x = _CARD_AT[pack[-1]] if pack else -1
+                    mv[known_at + i] += 1
+                    at = self.pack_next_at
                     was = self.pack_next
                     if was >= 0:
-                        mv[self.pack_next_at + was] = 0
+                        mv[at + was] = 0
+                    x = _CARD_AT[pack[-1]] if pack else -1
                     if x >= 0:
-                        mv[self.pack_next_at + x] = 1
+                        mv[at + x] = 1
                     self.pack_next = x
                 if self.pending_pick:
                     mv[self.pending_pick_at] = self.pending_pick = 0
                     mv[self.pick_number_at] = self.pick_number = 0
-                before, q = self.to_play, st.current
-                if before is not None:
-                    mv[self.to_play_at + before] = 0
-                if q is not None:  # (always: the game goes on)
-                    mv[self.to_play_at + q] = 1
-                self.to_play = q
                 self.events_seen += 1
                 self.moves_seen = moves
             elif kind == "play":
                 # The other common move, written out: one card played, the move's only event
                 # (no power that makes one, no end): `_played`, then what a play may change of
                 # `_values` (not the market: nobody drew).
-                mv = self.mv
-                p = ev.player
+                hand_at, known_at, count_at = self.rows[ev.player]
                 i = _CARD_AT[ev.move.card]
-                mv[self.hand_row[p] + i] -= 1
-                e = self.known_row[p] + i
-                if mv[e]:  # (the engine forgets a known card played, if it knew it)
-                    mv[e] -= 1
+                mv = self.mv
+                mv[hand_at + i] -= 1
+                if mv[known_at + i]:  # (the engine forgets a known card played, if it knew it)
+                    mv[known_at + i] -= 1
                 mv[self.pile_at + i] += 1
-                mv[self.count_at[p]] = len(st.hands[p])
+                mv[count_at] = len(st.hands[ev.player])
+                at = self.call_card_at
                 was = self.call_card
                 if was >= 0:
-                    mv[self.call_card_at + was] = 0
-                mv[self.call_card_at + i] = 1
+                    mv[at + was] = 0
+                mv[at + i] = 1
                 self.call_card = i
                 x = st.call_sym
                 was = self.call_symbol
                 if x != was:
+                    at = self.call_symbol_at
                     if was >= 0:
-                        mv[self.call_symbol_at + was] = 0
+                        mv[at + was] = 0
                     if x >= 0:
-                        mv[self.call_symbol_at + x] = 1
+                        mv[at + x] = 1
                     self.call_symbol = x
-                x = st.pending_pick
-                if x or self.pending_pick:
-                    if x != self.pending_pick:
-                        mv[self.pending_pick_at] = self.pending_pick = x
-                    x = st.pick_num if x else 0
-                    if x != self.pick_number:
-                        mv[self.pick_number_at] = self.pick_number = x
-                before, q = self.to_play, st.current
-                if q != before:
-                    if before is not None:
-                        mv[self.to_play_at + before] = 0
-                    if q is not None:  # (always: the game goes on)
-                        mv[self.to_play_at + q] = 1
-                    self.to_play = q
-                if st.turn_cards or st.turn_said or self.turn_cards or self.turn_said:
-                    self._turn()
-                if (st.free, st.direction, st.pending_skip, st.straight_dir) != self.rare:
-                    self._values()  # (writes the rare values; the rest are written already)
+                if self.plain:  # (only the first card of the game changes more: `free`)
+                    if st.free != self.rare[0]:
+                        self._values()
+                else:
+                    x = st.pending_pick
+                    if x or self.pending_pick:
+                        if x != self.pending_pick:
+                            mv[self.pending_pick_at] = self.pending_pick = x
+                        x = st.pick_num if x else 0
+                        if x != self.pick_number:
+                            mv[self.pick_number_at] = self.pick_number = x
+                    if (
+                        st.turn_cards
+                        or st.turn_said
+                        or self.turn_cards
+                        or self.turn_said
+                        or (st.free, st.direction, st.pending_skip, st.straight_dir) != self.rare
+                    ):
+                        self._values()  # (writes what else changed; the rest is written already)
                 self.events_seen += 1
                 self.moves_seen = moves
             elif moves == self.moves_seen + 1 and self._follow():
                 self.moves_seen = moves
             else:
                 self.rewrite()
-        return self.table.take(self.index[seat])  # (a little faster than indexing with it)
+        p = st.current
+        if p == seat:
+            return self.table.take(self.index[seat])  # (a little faster than indexing with it)
+        obs = self.table.take(self.index_waiting[seat])
+        if p is not None:
+            obs[self.to_play_at + (p - seat) % self.n] = 1
+        return obs
 
     def _follow(self) -> bool:
         """Follow the one move made since the last look; False (nothing written) if its events
@@ -621,15 +652,15 @@ class WhotTable(TableObserver):
                 k = ev.cards
                 if not 0 < k <= len(hand):
                     return False
-                at = self.hand_row[p]
+                at = self.rows[p][0]
                 drawn = hand[-k:]
                 for c in drawn:
                     mv[at + _CARD_AT[c]] += 1
                 if st.pack_public:  # (the pack's order is public: so is every card drawn)
-                    at = self.known_row[p]
+                    at = self.rows[p][1]
                     for c in drawn:
                         mv[at + _CARD_AT[c]] += 1
-                mv[self.count_at[p]] = len(hand)
+                mv[self.rows[p][2]] = len(hand)
             elif kind != "play":
                 return False
             else:
@@ -650,16 +681,18 @@ class WhotTable(TableObserver):
                 self._refilled()
                 p = ev.player
                 hand = st.hands[p]
-                at = self.hand_row[p]
+                at = self.rows[p][0]
                 drawn = hand[-k:]
                 for c in drawn:
                     mv[at + _CARD_AT[c]] += 1
                 if st.pack_public:
-                    at = self.known_row[p]
+                    at = self.rows[p][1]
                     for c in drawn:
                         mv[at + _CARD_AT[c]] += 1
-                mv[self.count_at[p]] = len(hand)
-            elif first != "play" or (then != "suspend" and then != "general_market"):
+                mv[self.rows[p][2]] = len(hand)
+            elif first != "play" or (
+                then != "suspend" and then != "general_market" and then != "game_over"
+            ):
                 return False
             else:
                 p = self._played(ev)
@@ -688,12 +721,12 @@ class WhotTable(TableObserver):
         p: int = ev.player
         i = _CARD_AT[ev.move.card]
         mv = self.mv
-        mv[self.hand_row[p] + i] -= 1
-        at = self.known_row[p] + i
+        mv[self.rows[p][0] + i] -= 1
+        at = self.rows[p][1] + i
         if mv[at]:  # (the engine forgets a known card played, if it knew it)
             mv[at] -= 1
         mv[self.pile_at + i] += 1
-        mv[self.count_at[p]] = len(self.st.hands[p])
+        mv[self.rows[p][2]] = len(self.st.hands[p])
         return p
 
     def _market(self, p: int) -> None:
@@ -702,10 +735,10 @@ class WhotTable(TableObserver):
         for q, hand in enumerate(self.st.hands):
             if q != p:
                 i = _CARD_AT[hand[-1]]
-                mv[self.hand_row[q] + i] += 1
+                mv[self.rows[q][0] + i] += 1
                 if public:
-                    mv[self.known_row[q] + i] += 1
-                mv[self.count_at[q]] = len(hand)
+                    mv[self.rows[q][1] + i] += 1
+                mv[self.rows[q][2]] = len(hand)
 
     def _refilled(self) -> None:
         """The pile but its top card became the market: the pile is that one card now."""
@@ -736,9 +769,7 @@ class WhotTable(TableObserver):
                 mv[self.call_symbol_at + x] = 1
             self.call_symbol = x
         pack = st.pack
-        x = len(pack)
-        if x != self.pack_count:
-            mv[self.pack_count_at] = self.pack_count = x
+        mv[self.pack_count_at] = len(pack)
         x = st.pending_pick
         if x or self.pending_pick:
             if x != self.pending_pick:
@@ -746,16 +777,8 @@ class WhotTable(TableObserver):
             x = st.pick_num if x else 0
             if x != self.pick_number:
                 mv[self.pick_number_at] = self.pick_number = x
-        p = st.current
-        before = self.to_play
-        if p != before:
-            if before is not None:
-                mv[self.to_play_at + before] = 0
-            if p is not None:
-                mv[self.to_play_at + p] = 1
-            else:
-                mv[self.is_over_at] = 1
-            self.to_play = p
+        if st.current is None:  # (the seat to play is not in `table`: see the class docstring)
+            mv[self.at["is_over"]] = 1
         if st.pack_public or self.pack_public:
             x = st.pack_public
             if x != self.pack_public:
