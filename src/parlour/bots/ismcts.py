@@ -105,7 +105,7 @@ class SearchHelp:
     # search then redraws, a few times at most, a determinization that is not.
     likely: Likely | None = None
     # Whether a bot uses `likely` unless its spec says (`likely=0` or `likely=1`): off where it was
-    # added after the game's search figures were measured and measured no gain (Whot!).
+    # added after the game's search figures were measured and measured no gain (docs/bots.md).
     likely_by_default: bool = True
     # `rollout(state, rng, limit)`: play up to `limit` moves of `policy` (fewer if the game ends)
     # and say how many — the same moves from the same draws as the search's own loop of
