@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 import parlour
-from parlour.bots import make_bot
 from parlour.core.rng import GameRng
 from parlour.games.whoswho.books import BooksGame, BooksState
 from parlour.games.whoswho.deck import DECK, SUITS, Card, constrained_deal, constrained_dealer
 from parlour.games.whoswho.hint import _CARD_BY_TEXT, _rounds_read, _unplayed, hint_policy
 from parlour.games.whoswho.notation import Ask
 from parlour.games.whoswho.tricks import TricksState
+from parlour.testing.positions import played_positions
 
 
 def first_constrained_deal(
@@ -127,16 +127,9 @@ def test_every_consistent_deal_is_drawn_alike() -> None:
 
 def tricks_positions(seeds: range) -> Iterable[tuple[TricksState, int]]:
     """Positions of hint-played 4-player Game No. 1 games, with the seat to play."""
-    game = parlour.make("whoswho-tricks", players=4)
-    for seed in seeds:
-        bots = [make_bot("hint", game, seed * 10 + q) for q in range(4)]
-        state = game.new_game(seed=seed)
-        assert isinstance(state, TricksState)
-        while not state.is_over:
-            p = state.to_play
-            assert p is not None
-            yield state, p
-            state.apply(bots[p].choose(state.view(p), state.legal_moves()))
+    for state in played_positions(parlour.make("whoswho-tricks", players=4), "hint", seeds):
+        assert isinstance(state, TricksState) and state.to_play is not None
+        yield state, state.to_play
 
 
 def public(view: dict[str, Any]) -> dict[str, Any]:
@@ -167,16 +160,9 @@ def test_many_draws_from_one_view_each_show_that_view() -> None:
 
 def books_positions(seeds: range, players: int) -> Iterable[tuple[BooksState, int]]:
     """Positions of hint-played Game No. 2 games, with the seat to play."""
-    game = parlour.make("whoswho-books", players=players)
-    for seed in seeds:
-        bots = [make_bot("hint", game, seed * 10 + q) for q in range(players)]
-        state = game.new_game(seed=seed)
-        assert isinstance(state, BooksState)
-        while not state.is_over:
-            p = state.to_play
-            assert p is not None
-            yield state, p
-            state.apply(bots[p].choose(state.view(p), state.legal_moves()))
+    for state in played_positions(parlour.make("whoswho-books", players=players), "hint", seeds):
+        assert isinstance(state, BooksState) and state.to_play is not None
+        yield state, state.to_play
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 import parlour
-from parlour.bots.base import make_bot
 from parlour.core.rng import GameRng
 from parlour.games.whot.engine import WhotState, lacks_from_events
 from parlour.games.whot.hint import WhotHintBot, hint_policy, lacking
+from parlour.testing.positions import played_positions
 
 TABLES = [
     (preset, players, opponents)
@@ -30,17 +30,9 @@ def positions(
     """Every position of a few seeded games between `opponents` bots (the state is played on after
     each is yielded)."""
     game = parlour.make("whot", players=players, rules=preset, **opts)
-    for seed in range(games):
-        state = game.new_game(seed=seed)
-        bots = [make_bot(opponents, game, seed * 10 + q) for q in range(players)]
-        for _ in range(moves):
-            if state.is_over:
-                break
-            assert isinstance(state, WhotState)
-            yield state
-            p = state.to_play
-            assert p is not None
-            state.apply(bots[p].choose(state.view(p), state.legal_moves()))
+    for state in played_positions(game, opponents, range(games), moves):
+        assert isinstance(state, WhotState)
+        yield state
 
 
 def lacks_by_seat(state: WhotState) -> list[set[int]]:
