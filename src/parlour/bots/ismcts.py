@@ -340,8 +340,11 @@ class ISMCTSBot(Bot):
         else:
             pool_size = min(self.pool, -(-budget // k) if paired else budget)
         root = _Node(None, me)
-        # Paired: each root move's rewards in visit order, the j-th of each on one determinization.
-        samples: list[list[float]] = [[] for _ in range(k)] if paired else []
+        # With the guard: each root move's rewards in visit order, the j-th of each on one
+        # determinization (kept only for the guard's test; paired visits alone need the sums).
+        samples: list[list[float]] | None = (
+            [[] for _ in range(k)] if paired and self.guard else None
+        )
         c = self.c
         depth = self.depth
         policy = self.policy
@@ -452,7 +455,7 @@ class ISMCTSBot(Bot):
             for back in path:
                 back.visits += 1
                 back.reward += rewards[back.player]
-            if paired:
+            if samples is not None:
                 samples[slot].append(rewards[me])
             if trace is not None:
                 top = path[1] if len(path) > 1 else root
@@ -460,7 +463,7 @@ class ISMCTSBot(Bot):
                 trace.append((top.move, rewards[me]))
         if paired:  # equal visits: the best mean
             ranked = sorted(root.children.values(), key=lambda ch: -ch.reward / ch.visits)
-            if self.guard and model is not None and pool:
+            if samples is not None and model is not None and pool:
                 keep = self._guarded(model(pool[0].copy(), rng), legal, samples)
                 if keep is not None:
                     ranked.sort(key=lambda ch: ch.move != keep)  # (stable: the rest by mean)
