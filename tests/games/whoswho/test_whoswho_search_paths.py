@@ -13,12 +13,13 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import pytest
 
 import parlour
+from parlour.core import State
 from parlour.core.rng import GameRng
 from parlour.games.whoswho.books import BooksGame, BooksState
 from parlour.games.whoswho.deck import DECK, SUITS, Card, constrained_deal, constrained_dealer
@@ -125,10 +126,10 @@ def test_every_consistent_deal_is_drawn_alike() -> None:
     assert chi2 < df + 5 * math.sqrt(2 * df)  # far out in the tail were it not uniform
 
 
-def tricks_positions(seeds: range) -> Iterable[tuple[TricksState, int]]:
-    """Positions of hint-played 4-player Game No. 1 games, with the seat to play."""
-    for state in played_positions(parlour.make("whoswho-tricks", players=4), "hint", seeds):
-        assert isinstance(state, TricksState) and state.to_play is not None
+def seated(name: str, players: int, seeds: range) -> Iterable[tuple[State, int]]:
+    """Positions of hint-played games, with the seat to play."""
+    for state in played_positions(parlour.make(name, players=players), "hint", seeds):
+        assert state.to_play is not None
         yield state, state.to_play
 
 
@@ -136,12 +137,14 @@ def public(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k != "events"}
 
 
-def test_many_draws_from_one_view_each_show_that_view() -> None:
-    # The sampler reads the view once and copies what it read into every draw: playing on in one
-    # draw must leave the next as the view has it.
-    checked = 0
-    for i, (state, p) in enumerate(tricks_positions(range(3))):
-        if i % 7:
+def draws_from_views(
+    positions: Iterable[tuple[State, int]], every: int
+) -> Iterator[tuple[State, int, Any]]:
+    """Four draws from the view of every `every`th position, each showing that view and the
+    seat's own hand; each is played on after the caller has looked at it, so that the next draw
+    shows whether play in one reached what the sampler read once."""
+    for i, (state, p) in enumerate(positions):
+        if i % every:
             continue
         view = state.view(p)
         sample = state.game.sampler(view)
@@ -149,20 +152,19 @@ def test_many_draws_from_one_view_each_show_that_view() -> None:
         for _ in range(4):
             drawn = sample(rng)
             assert public(drawn.view(p)) == public(view)
-            assert drawn.hands[p] == state.hands[p]
+            assert drawn.hands[p] == state.hands[p]  # type: ignore[attr-defined]
+            yield state, p, drawn
             for _ in range(6):  # play on in this draw
                 if drawn.is_over:
                     break
                 drawn.apply(drawn.legal_moves()[0])
-            checked += 1
+
+
+def test_many_draws_from_one_view_each_show_that_view() -> None:
+    # The sampler reads the view once and copies what it read into every draw: playing on in one
+    # draw must leave the next as the view has it.
+    checked = sum(1 for _ in draws_from_views(seated("whoswho-tricks", 4, range(3)), every=7))
     assert checked > 100
-
-
-def books_positions(seeds: range, players: int) -> Iterable[tuple[BooksState, int]]:
-    """Positions of hint-played Game No. 2 games, with the seat to play."""
-    for state in played_positions(parlour.make("whoswho-books", players=players), "hint", seeds):
-        assert isinstance(state, BooksState) and state.to_play is not None
-        yield state, state.to_play
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
@@ -172,31 +174,18 @@ def test_game_two_draws_from_one_view_show_it_and_what_the_table_knows(players: 
     # nobody sitting on a whole book (it would have been laid down; a caller who has not yet
     # said "Thank you" excepted) and be untouched by play in an earlier draw.
     checked = 0
-    for i, (state, p) in enumerate(books_positions(range(4), players)):
-        if i % 5:
-            continue
-        view = state.view(p)
-        sample = state.game.sampler(view)
-        rng = GameRng(i)
-        for _ in range(4):
-            drawn = sample(rng)
-            assert isinstance(drawn, BooksState)
-            assert public(drawn.view(p)) == public(view)
-            assert drawn.hands[p] == state.hands[p]
-            assert sorted(map(len, drawn.hands)) == sorted(map(len, state.hands))
-            for card, who in state.holders.items():
-                assert any(card in drawn.hands[q] for q in who) or all(
-                    card not in h for h in drawn.hands
-                )
-            for q, hand in enumerate(drawn.hands):
-                whole = [x for x, k in Counter(c.number for c in hand).items() if k == 4]
-                owed = state.pending is not None and q == state.turn
-                assert not whole or (owed and whole == [state.pending[1].number])  # type: ignore[index]
-            for _ in range(6):  # play on in this draw
-                if drawn.is_over:
-                    break
-                drawn.apply(drawn.legal_moves()[0])
-            checked += 1
+    for state, _p, drawn in draws_from_views(seated("whoswho-books", players, range(4)), 5):
+        assert isinstance(state, BooksState) and isinstance(drawn, BooksState)
+        assert sorted(map(len, drawn.hands)) == sorted(map(len, state.hands))
+        for card, who in state.holders.items():
+            assert any(card in drawn.hands[q] for q in who) or all(
+                card not in h for h in drawn.hands
+            )
+        for q, hand in enumerate(drawn.hands):
+            whole = [x for x, k in Counter(c.number for c in hand).items() if k == 4]
+            owed = state.pending is not None and q == state.turn
+            assert not whole or (owed and whole == [state.pending[1].number])  # type: ignore[index]
+        checked += 1
     assert checked > 100
 
 
