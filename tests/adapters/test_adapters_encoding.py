@@ -15,7 +15,7 @@ from parlour.core.rng import GameRng
 
 np = need("numpy")
 
-from parlour.adapters.encoding import Encoding, encoding_for  # noqa: E402
+from parlour.adapters.encoding import Encoding, TableEncoding, encoding_for  # noqa: E402
 
 
 def _play(name: str, kw: dict[str, Any], seed: int, probe: Any, most: int = 400) -> None:
@@ -129,3 +129,41 @@ def test_sorry_ids_decode_every_block() -> None:
     ):
         move = game.parse_move(text)
         assert str(enc.move_of(enc.action_id(move))) == str(move)
+
+
+# the games whose encodings number moves by a table of every move (masks scattered from it)
+LISTED = [
+    t
+    for t in TABLES
+    if isinstance(encoding_for(parlour.make(t[0], **t[1])), TableEncoding)  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize("table", LISTED, ids=table_id)
+def test_a_mask_of_many_moves_is_those_moves_and_refuses_a_move_without_an_id(
+    table: tuple[str, dict[str, Any]],
+) -> None:
+    """Long lists of legal moves are masked by one scatter, short ones a move at a time: both
+    must give the legal moves' ids, and name a move the encoding has no id for."""
+    name, kw = table
+    game = parlour.make(name, **kw)
+    enc = encoding_for(game)
+    assert isinstance(enc, TableEncoding)
+    table_moves = enc.moves
+    for k in (1, 5, 7, 13, 25, 60, len(table_moves)):
+        some = random.Random(k).sample(table_moves, min(k, len(table_moves)))
+        want = np.zeros(enc.num_actions, np.int8)
+        want[[enc.action_id(m) for m in some]] = 1
+        np.testing.assert_array_equal(enc.mask(some), want, err_msg=f"{k} moves")
+    # a move of another game has no id here, wherever it sits in a long list
+    stranger = next(
+        m
+        for other in ("whot", "whoswho-books")
+        if other != name
+        for m in getattr(encoding_for(parlour.make(other)), "moves", ())
+    )
+    for at in (0, 30):
+        some = list(table_moves[:40])
+        some.insert(at, stranger)
+        with pytest.raises(IllegalMove, match="no action id"):
+            enc.mask(some)

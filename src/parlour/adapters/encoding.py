@@ -299,6 +299,12 @@ class BaseEncoding:
         return TableObserver(self, state)
 
 
+#: From how many legal moves `TableEncoding.mask` scatters their ids at once instead of writing
+#: them one by one: a write costs ~0.05 µs a move, the scatter ~0.8 µs more to start (random play
+#: of every table-encoded game; an encoding whose own loop costs more per move starts sooner).
+SCATTER_FROM = 24
+
+
 class TableEncoding(BaseEncoding):
     """Actions numbered by position in a list of every possible move (for small move sets)."""
 
@@ -328,6 +334,8 @@ class TableEncoding(BaseEncoding):
 
     def mask(self, legal: Sequence[Move]) -> Int8Array:
         # `BaseEncoding.mask` with the ids looked up in place (no list, no call)
+        if len(legal) > SCATTER_FROM:
+            return self.scattered_mask(legal)
         mask = self._no_moves.copy()
         view, index = mask.data, self.index
         try:
@@ -335,6 +343,18 @@ class TableEncoding(BaseEncoding):
                 view[index[m]] = 1
         except KeyError:
             return super().mask(legal)  # raises, naming the move
+        return mask
+
+    def scattered_mask(self, legal: Sequence[Move]) -> Int8Array:
+        """`mask(legal)` for many moves: their ids read by the dict's own lookup, mapped in C
+        (no Python line a move), into one array for one NumPy scatter: for a game whose random
+        player is offered ~50 moves a turn, 7.9 → 3.3 µs a mask."""
+        try:
+            ids = np.fromiter(map(self.index.__getitem__, legal), np.intp, len(legal))
+        except KeyError:
+            return BaseEncoding.mask(self, legal)  # raises, naming the move
+        mask = self._no_moves.copy()
+        mask[ids] = 1
         return mask
 
     def _move(self, action: int) -> Move:

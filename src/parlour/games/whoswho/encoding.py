@@ -223,6 +223,10 @@ class BooksEncoding(TableEncoding):
         parts["is_over"][0] = float(view["is_over"])
 
     def mask(self, legal: Sequence[Move]) -> Int8Array:
+        # A turn offers an ask for every card of each number held, of each other seat (48 at
+        # the median of random play): from 7 moves on, one scatter beats this loop's writes.
+        if len(legal) > 6:
+            return self.scattered_mask(legal)
         mask = self._no_moves.copy()
         view, n, thank = mask.data, self.game.players, self.num_actions - 1
         moves: Sequence[Any] = legal  # (their fields read by class, below)
