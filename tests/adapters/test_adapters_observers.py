@@ -14,7 +14,7 @@ from adapters_support import TABLES, need, table_id
 import parlour
 
 need("numpy")
-from parlour.adapters.encoding import encoding_for  # noqa: E402
+from parlour.adapters.encoding import SeatOfTable, encoding_for  # noqa: E402
 
 # Rule sets whose Whot! observations change in ways the presets of TABLES rarely reach: a known
 # pack (a turn-over refill), declarations, turns of several cards, general markets at two packs.
@@ -129,6 +129,51 @@ def test_a_table_observer_sees_what_each_seats_view_encodes(
 ) -> None:
     name, kw = table
     assert follow_table(name, kw, seed=22, moves=1000) > 0
+
+
+def follow_seats(name: str, kw: dict[str, Any], seed: int, moves: int) -> int:
+    """Play `moves` random moves (new games as they end) with each seat's `seat_follower`, told
+    of every move as the Gymnasium environment tells it, looked at after a random share of the
+    moves (most often at its own turns, as a learner is)."""
+    game = parlour.make(name, **kw)
+    enc = encoding_for(game)
+    rng = random.Random(seed)
+    compared = 0
+    while moves > 0:
+        state = game.new_game(seed=rng.getrandbits(32))
+        seats = [enc.seat_follower(state, p) for p in range(game.players)]
+        while True:
+            for p, seat in enumerate(seats):
+                if state.is_over or state.to_play == p or rng.random() < 0.1:
+                    got = seat.observe()
+                    assert got.dtype == np.float32
+                    want = enc.observe(state.view(p))
+                    np.testing.assert_array_equal(got, want, err_msg=f"seat {p}: {state.history}")
+                    compared += 1
+            if state.is_over or moves <= 0:
+                break
+            state.apply(rng.choice(state.legal_moves()))
+            moves -= 1
+            for seat in seats:
+                seat.follow()
+    return compared
+
+
+@pytest.mark.parametrize("table", CASES, ids=table_id)
+def test_a_seat_followed_move_by_move_sees_what_its_view_encodes(
+    table: tuple[str, dict[str, Any]],
+) -> None:
+    name, kw = table
+    assert follow_seats(name, kw, seed=23, moves=600) > 0
+
+
+def test_under_plain_whot_rules_a_followed_seat_reads_the_table() -> None:
+    # (the lighter update under rules without powers; the seat's own observer elsewhere)
+    enc = encoding_for(parlour.make("whot", players=4, rules="storey-1935"))
+    seat = enc.seat_follower(enc.game.new_game(seed=1), 2)
+    assert isinstance(seat, SeatOfTable) and seat.seat == 2
+    enc = encoding_for(parlour.make("whot", players=4, rules="nigerian"))
+    assert not isinstance(enc.seat_follower(enc.game.new_game(seed=1), 2), SeatOfTable)
 
 
 def test_an_observation_is_a_new_array_each_time() -> None:

@@ -40,6 +40,7 @@ __all__ = [
     "Field",
     "Layout",
     "Observer",
+    "SeatOfTable",
     "TableEncoding",
     "TableObserver",
     "as_action",
@@ -126,6 +127,8 @@ class Encoding(Protocol):
 
     def table_observer(self, state: State) -> TableObserver: ...
 
+    def seat_follower(self, state: State, seat: int) -> Observer: ...
+
     def mask(self, legal: Sequence[Move]) -> Int8Array: ...
 
     def fields(self) -> tuple[Field, ...]: ...
@@ -154,6 +157,10 @@ class Observer:
     def observe(self) -> FloatArray:
         return self.encoding.observe(self.state.view(self.seat))
 
+    def follow(self) -> None:
+        """Be told that a move was made. An observer that updates move by move may do it now,
+        one move's update each time; this one encodes the view when asked, so it waits."""
+
 
 class TableObserver:
     """Every seat's observation of one game as it goes on: `observe(seat)` is always equal to
@@ -169,6 +176,25 @@ class TableObserver:
 
     def observe(self, seat: int) -> FloatArray:
         return self.observers[seat].observe()
+
+    def follow(self) -> None:
+        """Catch up with the moves made since the last look, without an observation: a table
+        that updates move by move does it here, so that a caller may follow every move. (This
+        one's observers catch up when looked at, so it has nothing to do now.)"""
+
+
+class SeatOfTable(Observer):
+    """One seat's observations read from a `TableObserver`, followed move by move."""
+
+    def __init__(self, table: TableObserver, seat: int) -> None:
+        self.table = table
+        self.seat = seat
+
+    def observe(self) -> FloatArray:
+        return self.table.observe(self.seat)
+
+    def follow(self) -> None:
+        self.table.follow()
 
 
 def read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -297,6 +323,12 @@ class BaseEncoding:
         """A `TableObserver` of every seat in `state`: one `observer` a seat, unless the game's
         encoding overrides this."""
         return TableObserver(self, state)
+
+    def seat_follower(self, state: State, seat: int) -> Observer:
+        """An `Observer` of `seat` in `state` for a caller that calls its `follow()` after every
+        move (the Gymnasium environment, after the learner's move and each opponent's):
+        `observer(state, seat)`, unless the game's encoding has one that costs less so."""
+        return self.observer(state, seat)
 
 
 #: From how many legal moves `TableEncoding.mask` scatters their ids at once instead of writing

@@ -94,7 +94,10 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
         )
         self.action_space = spaces.Discrete(enc.num_actions)
         self.state: State = self.game.new_game(seed=fresh_seed())
-        self.observer: Observer = enc.observer(self.state, self.seat)
+        # The learner's observer, told of every move (`_bots_play`): one that updates move by
+        # move then makes one move's update each time, not the learner's and every opponent's
+        # move at once.
+        self.observer: Observer = enc.seat_follower(self.state, self.seat)
         self.bots: dict[int, Bot] = {}
         self.moves = 0
 
@@ -115,7 +118,7 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
                 for q, spec in zip(others, self.opponent_specs, strict=True)
             }
             self.state = self.game.new_game(seed=int(rng.integers(2**63)), **setup)
-            self.observer = self.encoding.observer(self.state, self.seat)
+            self.observer = self.encoding.seat_follower(self.state, self.seat)
             self.moves = 0
             self._bots_play()
             if not self.state.is_over:  # the bots cannot finish before the learner moves, but…
@@ -163,6 +166,8 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
     # --- helpers ---------------------------------------------------------------------------------
     def _bots_play(self) -> None:
         st, seat, bots, most = self.state, self.seat, self.bots, self.max_moves
+        follow = self.observer.follow
+        follow()  # (the learner's move)
         while True:
             p = st.to_play  # (None once the game is over)
             if p is None or p == seat or (most is not None and self.moves >= most):
@@ -171,6 +176,7 @@ class SeatEnv(gymnasium.Env[FloatArray, np.int64]):
             # (a bot that chooses from the legal moves alone is spared building the view)
             st.apply(bot.choose(st.view(p) if bot.reads_view else {}, st.legal_moves()))
             self.moves += 1
+            follow()
 
     def _obs(self) -> FloatArray:
         return self.observer.observe()
