@@ -5,6 +5,7 @@ then; and the int8 masks are the masks."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -54,37 +55,51 @@ CASES = [
 ]
 
 
-def follow(name: str, kw: dict[str, Any], seed: int, moves: int) -> int:
-    """Play `moves` random moves (new games as they end) and compare every observation asked."""
+Look = tuple[Any, Any, random.Random, bool]  # (encoding, state, rng, a new game)
+
+
+def random_games(name: str, kw: dict[str, Any], seed: int, moves: int) -> Iterator[Look]:
+    """`moves` random moves, new games as they end: a look before each move and at each game's
+    end, the first of a game marked new (the caller makes its observers then)."""
     game = parlour.make(name, **kw)
     enc = encoding_for(game)
     rng = random.Random(seed)
-    compared = 0
     while moves > 0:
         state = game.new_game(seed=rng.getrandbits(32))
-        observers = [enc.observer(state, p) for p in range(game.players)]
-        # each seat is looked at by its own habit: every move, at its turns, or now and then
-        habits = [rng.choice(("every", "turn", "sometimes")) for _ in observers]
-        while True:
-            for p, (obs, habit) in enumerate(zip(observers, habits, strict=True)):
-                look = (
-                    habit == "every"
-                    or (habit == "turn" and state.to_play == p)
-                    or (habit == "sometimes" and rng.random() < 0.2)
-                    or state.is_over
-                )
-                if look:
-                    want = enc.observe(state.view(p))
-                    got = obs.observe()
-                    assert got.dtype == np.float32
-                    np.testing.assert_array_equal(got, want, err_msg=f"seat {p}: {state.history}")
-                    compared += 1
-            if state.is_over or moves <= 0:
-                break
+        yield enc, state, rng, True
+        while not state.is_over and moves > 0:
+            state.apply(rng.choice(state.legal_moves()))
+            moves -= 1
+            yield enc, state, rng, False
+
+
+def same(enc: Any, state: Any, p: int, got: Any) -> None:
+    assert got.dtype == np.float32
+    want = enc.observe(state.view(p))
+    np.testing.assert_array_equal(got, want, err_msg=f"seat {p}: {state.history}")
+
+
+def follow(name: str, kw: dict[str, Any], seed: int, moves: int) -> int:
+    """Play `moves` random moves (new games as they end) and compare every observation asked."""
+    compared = 0
+    for enc, state, rng, new in random_games(name, kw, seed, moves):
+        if new:
+            observers = [enc.observer(state, p) for p in range(state.game.players)]
+            # each seat is looked at by its own habit: every move, at its turns, or now and then
+            habits = [rng.choice(("every", "turn", "sometimes")) for _ in observers]
+        for p, (obs, habit) in enumerate(zip(observers, habits, strict=True)):
+            look = (
+                habit == "every"
+                or (habit == "turn" and state.to_play == p)
+                or (habit == "sometimes" and rng.random() < 0.2)
+                or state.is_over
+            )
+            if look:
+                same(enc, state, p, obs.observe())
+                compared += 1
+        if not state.is_over:
             legal = state.legal_moves()
             np.testing.assert_array_equal(enc.mask(legal), enc.legal_mask(legal).astype(np.int8))
-            state.apply(rng.choice(legal))
-            moves -= 1
     return compared
 
 
@@ -98,28 +113,16 @@ def follow_table(name: str, kw: dict[str, Any], seed: int, moves: int) -> int:
     """Play `moves` random moves (new games as they end) with one table observer a game, as the
     PettingZoo environment keeps: after most moves every seat is compared (in a random order),
     after some none, so that the next look comes several moves later."""
-    game = parlour.make(name, **kw)
-    enc = encoding_for(game)
-    rng = random.Random(seed)
     compared = 0
-    while moves > 0:
-        state = game.new_game(seed=rng.getrandbits(32))
-        table = enc.table_observer(state)
-        while True:
-            if rng.random() < 0.9 or state.is_over:
-                seats = list(range(game.players))
-                rng.shuffle(seats)
-                for p in seats:
-                    got = table.observe(p)
-                    assert got.dtype == np.float32
-                    want = enc.observe(state.view(p))
-                    np.testing.assert_array_equal(got, want, err_msg=f"seat {p}: {state.history}")
-                    compared += 1
-            if state.is_over or moves <= 0:
-                break
-            legal = state.legal_moves()
-            state.apply(rng.choice(legal))
-            moves -= 1
+    for enc, state, rng, new in random_games(name, kw, seed, moves):
+        if new:
+            table = enc.table_observer(state)
+        if rng.random() < 0.9 or state.is_over:
+            seats = list(range(state.game.players))
+            rng.shuffle(seats)
+            for p in seats:
+                same(enc, state, p, table.observe(p))
+                compared += 1
     return compared
 
 
@@ -135,27 +138,17 @@ def follow_seats(name: str, kw: dict[str, Any], seed: int, moves: int) -> int:
     """Play `moves` random moves (new games as they end) with each seat's `seat_follower`, told
     of every move as the Gymnasium environment tells it, looked at after a random share of the
     moves (most often at its own turns, as a learner is)."""
-    game = parlour.make(name, **kw)
-    enc = encoding_for(game)
-    rng = random.Random(seed)
     compared = 0
-    while moves > 0:
-        state = game.new_game(seed=rng.getrandbits(32))
-        seats = [enc.seat_follower(state, p) for p in range(game.players)]
-        while True:
-            for p, seat in enumerate(seats):
-                if state.is_over or state.to_play == p or rng.random() < 0.1:
-                    got = seat.observe()
-                    assert got.dtype == np.float32
-                    want = enc.observe(state.view(p))
-                    np.testing.assert_array_equal(got, want, err_msg=f"seat {p}: {state.history}")
-                    compared += 1
-            if state.is_over or moves <= 0:
-                break
-            state.apply(rng.choice(state.legal_moves()))
-            moves -= 1
+    for enc, state, rng, new in random_games(name, kw, seed, moves):
+        if new:
+            seats = [enc.seat_follower(state, p) for p in range(state.game.players)]
+        else:
             for seat in seats:
                 seat.follow()
+        for p, seat in enumerate(seats):
+            if state.is_over or state.to_play == p or rng.random() < 0.1:
+                same(enc, state, p, seat.observe())
+                compared += 1
     return compared
 
 
