@@ -171,4 +171,5 @@ def test_a_name_that_is_neither_a_level_nor_a_bot_lists_both(
     assert main(["simulate", "whot", "--bots", "hrad", "-n", "2", "-q"]) != 0
     out, err = capfd.readouterr()
     err = " ".join((out + err).split())
-    assert f"no bot 'hrad' for whot; the levels are: {have}; the bots are: greedy, hint" in err
+    bots = "counter, greedy, hint"
+    assert f"no bot 'hrad' for whot; the levels are: {have}; the bots are: {bots}" in err

@@ -47,6 +47,7 @@ _WORDS = {
     "random": "plays any legal move: good for learning the rules",
     "greedy": "takes the best move it can see right now",
     "hint": "plays by the rules of thumb a good player uses",
+    "counter": "counts the cards and plays what you are least likely to follow",
     "ismcts": "thinks ahead by playing out many possible games",
 }
 

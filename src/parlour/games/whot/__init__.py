@@ -24,7 +24,11 @@ MANIFESTS = (
         engine="engine:WhotGame",
         describe="describe:describe_event",
         render="render:render",
-        bots={"greedy": "bots:GreedyBot", "hint": "hint:WhotHintBot"},
+        bots={
+            "greedy": "bots:GreedyBot",
+            "hint": "hint:WhotHintBot",
+            "counter": "counter:CounterBot",
+        },
         search="hint:SEARCH",
         encoding="encoding:WhotEncoding",
         web=WebAssets("web", module="whot.js", stylesheet="whot.css"),
