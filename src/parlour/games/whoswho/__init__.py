@@ -46,7 +46,11 @@ MANIFESTS = (
         engine="books:BooksGame",
         describe="describe:describe_event",
         render="render:render",
-        bots={"greedy": "bots:BooksGreedyBot", "hint": "hint:BooksHintBot"},
+        bots={
+            "greedy": "bots:BooksGreedyBot",
+            "hint": "hint:BooksHintBot",
+            "sleuth": "sleuth:BooksSleuthBot",
+        },
         search="hint:BOOKS_SEARCH",
         encoding="encoding:BooksEncoding",
         web=_WEB,
