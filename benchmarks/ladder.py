@@ -66,6 +66,7 @@ BOTS = (
     "random",
     "greedy",
     "hint",
+    "sleuth",  # Who's Who Game No. 2 only (left out at the other tables)
     "ismcts:iterations=100",
     "ismcts:iterations=300",
     "ismcts:iterations=1000",
@@ -84,7 +85,8 @@ LEVELS: dict[str, tuple[str, ...]] = {
     "whot": ("random", "hint", "greedy"),
     "sorry": ("random", "hint", "ismcts:iterations=100"),
     "whoswho-tricks": ("random", "hint"),
-    "whoswho-books": ("random", "hint"),
+    # sleuth beats hint in 67.1% [65.0%, 69.1%] of 2,000 games (seed 2024, r11-books-sleuth)
+    "whoswho-books": ("random", "hint", "sleuth"),
 }
 
 REFERENCE_NOTE = {

@@ -48,6 +48,7 @@ _WORDS = {
     "greedy": "takes the best move it can see right now",
     "hint": "plays by the rules of thumb a good player uses",
     "ismcts": "thinks ahead by playing out many possible games",
+    "sleuth": "remembers every call and works out who must hold what",
 }
 
 
