@@ -27,7 +27,11 @@ MANIFESTS = (
         engine="tricks:TricksGame",
         describe="describe:describe_event",
         render="render:render",
-        bots={"greedy": "bots:TricksGreedyBot", "hint": "hint:TricksHintBot"},
+        bots={
+            "greedy": "bots:TricksGreedyBot",
+            "hint": "hint:TricksHintBot",
+            "lookahead": "lookahead:TricksLookaheadBot",
+        },
         search="hint:TRICKS_SEARCH",
         encoding="encoding:TricksEncoding",
         web=_WEB,
