@@ -66,7 +66,9 @@ BOTS = (
     "random",
     "greedy",
     "hint",
-    "counter",  # Whot! only: greedy's race with the cards counted
+    "counter",  # Whot! only: greedy's race with the cards counted (left out at the other tables)
+    "sleuth",  # Who's Who Game No. 2 only
+    "lookahead",  # Who's Who Game No. 1 only
     "ismcts:iterations=100",
     "ismcts:iterations=300",
     "ismcts:iterations=1000",
@@ -79,15 +81,17 @@ BOTS = (
 # beats the level below with its whole 95% interval above 50% on every table of the game. Each
 # level's pairing with the one below is always played.
 # Measured on 2026-11-26 (docs/bots.md has the figures): in Whot! greedy beats hint, no search
-# was separated from greedy, and counter beats greedy (53.5% nigerian, 52.5% storey-1935 over
-# 10,000 games each, both intervals above 50%: build/ladder/r10-whot-counter.jsonl); in Sorry!
-# greedy and hint are level and ismcts (100 iterations) beats hint; in Who's Who nothing was
-# separated from hint (in Game No. 2 hint and greedy are one bot).
+# was separated from greedy, and counter beats greedy (52.8% nigerian, 51.9% storey-1935 over
+# 20,000 games each, both intervals above 50%: build/ladder/r10*-whot-counter*.jsonl); in Sorry!
+# greedy and hint are level and ismcts (100 iterations) beats hint; in Who's Who no search was
+# separated from hint (in Game No. 2 hint and greedy are one bot), and the bots below were.
 LEVELS: dict[str, tuple[str, ...]] = {
     "whot": ("random", "hint", "greedy", "counter"),
     "sorry": ("random", "hint", "ismcts:iterations=100"),
-    "whoswho-tricks": ("random", "hint"),
-    "whoswho-books": ("random", "hint"),
+    # lookahead beats hint in 54.4% [52.6%, 56.2%] of 3,000 games (seed 2024, r11-tricks-lookahead)
+    "whoswho-tricks": ("random", "hint", "lookahead"),
+    # sleuth beats hint in 67.1% [65.0%, 69.1%] of 2,000 games (seed 2024, r11-books-sleuth)
+    "whoswho-books": ("random", "hint", "sleuth"),
 }
 
 REFERENCE_NOTE = {

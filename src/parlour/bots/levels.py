@@ -49,6 +49,8 @@ _WORDS = {
     "hint": "plays by the rules of thumb a good player uses",
     "counter": "counts the cards and plays what you are least likely to follow",
     "ismcts": "thinks ahead by playing out many possible games",
+    "sleuth": "remembers every call and works out who must hold what",
+    "lookahead": "tries each card against many likely deals of the unseen cards",
 }
 
 
