@@ -81,6 +81,11 @@ def test_the_figure_for_a_rule_set_is_its_own_where_the_ladder_has_one() -> None
     )
 
 
+def test_a_large_number_of_games_is_written_with_thousands_marked() -> None:
+    m = lv.Measured("storey-1935", 2, 10_380.0, 20_000, 0.519, 0.512, 0.526)
+    assert "; 20,000 2-player storey-1935 games on the ladder)" in m.sentence("hard")
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_lobby_gets_each_level_with_its_words_and_figures(game: str) -> None:
     offered = levels_for(game)

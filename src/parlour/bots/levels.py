@@ -70,7 +70,8 @@ class Measured:
         """`beats medium in 71% of games (95% interval 64–77%; 200 2-player nigerian games)`."""
         return (
             f"beats {below} in {self.rate:.0%} of games (95% interval {self.low * 100:.0f}–"
-            f"{self.high:.0%}; {self.games} {self.players}-player {self.rules} games on the ladder)"
+            f"{self.high:.0%}; {self.games:,} {self.players}-player {self.rules} games on the "
+            "ladder)"
         )
 
 
