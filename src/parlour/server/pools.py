@@ -1,17 +1,6 @@
 """The server's process pools (bots' searches, `thinking.py`; review analyses, `review.py`), made so
-that their processes die with the server process that started them.
-
-A pool process waits for work on a pipe whose writing end it holds itself (a spawned process gets
-the queue whole), so a parent that is SIGKILLed — a crash, the OOM killer, `systemctl kill` — never
-closes it: the process would wait for ever, or finish a long search for nobody, holding memory and
-a core. Each pool process therefore runs `exit_with_parent` first: a daemon thread that looks every
-`WATCH_EVERY` seconds whether its parent is still the process that started it, and ends the
-process at once when it is not (its parent gone, it was handed to init or a subreaper).
-
-Why not Linux's `prctl(PR_SET_PDEATHSIG)`: the kernel sends that signal when the parent *thread*
-that started the process ends, not the parent process, and a pool starts its processes from
-whichever thread submits work first (under the test client, a portal thread that ends with the
-client). Looking at `getppid()` follows the process, and works wherever `os.getppid` does.
+that their processes die with the server process that started them (`parlour.processes`: a
+thread in each that watches `getppid()`, since a SIGKILLed parent never closes their pipes).
 
 Standard library only: a spawned pool process imports this module, and nothing of the web server.
 """
@@ -20,13 +9,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import threading
-import time
 from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["WATCH_EVERY", "exit_with_parent", "process_pool"]
+from parlour.processes import WATCH_EVERY, exit_with_parent
 
-WATCH_EVERY = 0.5  # seconds between a pool process's looks at its parent
+__all__ = ["WATCH_EVERY", "exit_with_parent", "process_pool"]
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
@@ -38,20 +25,3 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
         initializer=exit_with_parent,
         initargs=(os.getpid(),),
     )
-
-
-def exit_with_parent(parent: int) -> None:
-    """In a pool process: end it as soon as `parent` (the pid that started it) is no longer its
-    parent. A daemon thread, so it holds up no normal exit."""
-    if os.getppid() != parent:  # the parent died while this process was starting
-        os._exit(1)
-    threading.Thread(target=_watch, args=(parent,), name="exit-with-parent", daemon=True).start()
-
-
-def _watch(parent: int) -> None:
-    while True:
-        time.sleep(WATCH_EVERY)
-        if os.getppid() != parent:
-            # at once, even in the middle of a search: nobody is left to take its answer, and
-            # a normal exit would wait for the pool's threads, which wait for the dead parent
-            os._exit(1)

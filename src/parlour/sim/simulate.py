@@ -31,6 +31,7 @@ import parlour
 from parlour.bots import make_bot
 from parlour.bots.reference import FullStateBot
 from parlour.core import Game, RulesError
+from parlour.processes import exit_with_parent
 
 __all__ = [
     "Row",
@@ -151,9 +152,11 @@ def play_games(spec: SimSpec, indices: Sequence[int]) -> list[Row]:
     return [play_game(spec, i) for i in indices]
 
 
-def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stops handing out work and keeps what is done."""
+def _quiet_worker(parent: int) -> None:
+    """Workers leave Ctrl-C to the parent, which stops handing out work and keeps what is done,
+    and end when the parent is killed (nobody is left to take their games)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(parent)
 
 
 def _chunks(n: int, size: int) -> Iterator[list[int]]:
@@ -215,7 +218,7 @@ def run(
 def _run_local(spec: SimSpec, games: int, jobs: int, done: Callable[[list[Row]], None]) -> None:
     size = _chunk_size(games, jobs)
     pending = _chunks(games, size)
-    ex = ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker)
+    ex = ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker, initargs=(os.getpid(),))
     running: set[Future[list[Row]]] = set()
     try:
         for chunk in itertools.islice(pending, jobs * 2):

@@ -1,5 +1,6 @@
-"""The server's process pools die with the server: a gateway's review analyses and a worker's bot
-searches run in pool processes, which must not outlive a gateway or worker that was SIGKILLed."""
+"""Worker processes die with the process that started them (`parlour.processes`): a gateway's
+review analyses and a table worker's bot searches run in pool processes, which must not outlive a
+gateway or worker that was SIGKILLed; nor may `parlour simulate --jobs N`'s workers outlive it."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.parametrize("kind", ["review", "thinking"])
 def test_pool_processes_exit_within_seconds_of_their_server_being_killed(kind: str) -> None:
-    src = str(Path(__file__).resolve().parents[2] / "src")
+    src = str(Path(__file__).resolve().parents[1] / "src")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
     parent = subprocess.Popen(
         [sys.executable, "-c", PARENT, kind, "2"], stdout=subprocess.PIPE, env=env, text=True
@@ -68,6 +69,49 @@ def test_pool_processes_exit_within_seconds_of_their_server_being_killed(kind: s
         took = time.monotonic() - killed
         assert not left, f"pool processes {left} outlived their killed parent by 10 s"
         print(f"{kind} pool: {len(children)} processes, gone {took:.2f} s after the kill")
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for pid in children:  # never leave an orphan behind, whatever the outcome
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone while we looked
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds workers through /proc")
+def test_simulation_workers_exit_within_seconds_of_a_killed_simulate() -> None:
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    run = "from parlour.cli import main; main('simulate whot -n 1000000 -j 2 -q'.split())"
+    parent = subprocess.Popen([sys.executable, "-c", run], env=env, stdout=subprocess.DEVNULL)
+    children: list[int] = []
+    try:
+        started = time.monotonic()
+        while len(children) < 2 and time.monotonic() - started < 60:
+            time.sleep(0.1)
+            children = _children(parent.pid)
+        assert len(children) == 2, f"simulate --jobs 2 started {children} in 60 s"
+        time.sleep(1)  # the workers are playing games now
+        assert all(_alive(pid) for pid in children)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(10)
+        killed = time.monotonic()
+        while any(_alive(pid) for pid in children) and time.monotonic() - killed < 10:
+            time.sleep(0.05)
+        left = [pid for pid in children if _alive(pid)]
+        assert not left, f"simulation workers {left} outlived their killed parent by 10 s"
     finally:
         if parent.poll() is None:
             parent.kill()
