@@ -17,6 +17,7 @@ from parlour.core.rng import GameRng
 from parlour.games.whoswho.books import BooksGame, BooksState
 from parlour.games.whoswho.hint import BooksHintBot, books_best_calls, books_hint_policy
 from parlour.games.whoswho.notation import THANK, Ask
+from parlour.testing.positions import played_positions
 
 
 def make(players: int = 4, **options: object) -> BooksGame:
@@ -27,14 +28,9 @@ def make(players: int = 4, **options: object) -> BooksGame:
 
 def positions(game: BooksGame, bot: str, seeds: range) -> Iterator[BooksState]:
     """Every position of whole games played by `bot`s at every seat."""
-    for seed in seeds:
-        bots = [make_bot(bot, game, seed=100 * seed + p) for p in range(game.players)]
-        state = game.new_game(seed=seed)
-        while not state.is_over:
-            yield state
-            p = state.to_play
-            assert p is not None
-            state.apply(bots[p].choose(state.view(p), state.legal_moves()))
+    for state in played_positions(game, bot, seeds):
+        assert isinstance(state, BooksState)
+        yield state
 
 
 TABLES = [

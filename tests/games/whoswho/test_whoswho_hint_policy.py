@@ -9,10 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 import parlour
-from parlour.bots import make_bot
 from parlour.core.rng import GameRng
 from parlour.games.whoswho.hint import TricksHintBot, hint_policy
 from parlour.games.whoswho.tricks import TricksGame, TricksState
+from parlour.testing.positions import played_positions
 
 
 def make(players: int = 4, **options: object) -> TricksGame:
@@ -24,14 +24,9 @@ def make(players: int = 4, **options: object) -> TricksGame:
 def positions(game: TricksGame, bot: str, seeds: range) -> Iterator[TricksState]:
     """Every position of whole games played by four-of-a-kind `bot`s (the state is played on after
     the caller has looked at it, so the caller must not change it)."""
-    for seed in seeds:
-        bots = [make_bot(bot, game, seed=100 * seed + p) for p in range(game.players)]
-        state = game.new_game(seed=seed)
-        while not state.is_over:
-            yield state
-            p = state.to_play
-            assert p is not None
-            state.apply(bots[p].choose(state.view(p), state.legal_moves()))
+    for state in played_positions(game, bot, seeds):
+        assert isinstance(state, TricksState)
+        yield state
 
 
 TABLES = [

@@ -15,6 +15,7 @@ from parlour.core.rng import GameRng
 from parlour.games.whoswho.hint import TricksHintBot
 from parlour.games.whoswho.lookahead import TricksLookaheadBot
 from parlour.games.whoswho.tricks import TricksGame, TricksState
+from parlour.testing.positions import played_positions
 
 
 def make(players: int = 4, **options: object) -> TricksGame:
@@ -91,14 +92,9 @@ def test_deals_must_be_a_count() -> None:
 
 def positions(game: TricksGame, seeds: range) -> Iterator[TricksState]:
     """Every position of whole games of four hint bots (played on after the caller looks)."""
-    for seed in seeds:
-        bots = [make_bot("hint", game, seed=100 * seed + p) for p in range(game.players)]
-        state = game.new_game(seed=seed)
-        while not state.is_over:
-            yield state
-            p = state.to_play
-            assert p is not None
-            state.apply(bots[p].choose(state.view(p), state.legal_moves()))
+    for state in played_positions(game, "hint", seeds):
+        assert isinstance(state, TricksState)
+        yield state
 
 
 def test_plays_the_card_that_won_most_and_the_hints_on_a_tie() -> None:

@@ -9,12 +9,12 @@ from collections.abc import Iterator
 import pytest
 
 import parlour
-from parlour.bots import make_bot
 from parlour.core.rng import GameRng
 from parlour.games.whoswho.books import BooksGame, BooksState
 from parlour.games.whoswho.deck import parse_card
 from parlour.games.whoswho.notation import THANK
 from parlour.games.whoswho.sleuth import BooksSleuthBot, call_chances, must_hold
+from parlour.testing.positions import played_positions
 
 
 def make(players: int = 4) -> BooksGame:
@@ -96,14 +96,9 @@ def test_a_caller_who_gives_a_card_of_the_number_away_may_have_given_its_last() 
 
 def positions(game: BooksGame, seeds: range) -> Iterator[BooksState]:
     """Every position of whole games of four hint bots (played on after the caller looks)."""
-    for seed in seeds:
-        bots = [make_bot("hint", game, seed=100 * seed + p) for p in range(game.players)]
-        state = game.new_game(seed=seed)
-        while not state.is_over:
-            yield state
-            p = state.to_play
-            assert p is not None
-            state.apply(bots[p].choose(state.view(p), state.legal_moves()))
+    for state in played_positions(game, "hint", seeds):
+        assert isinstance(state, BooksState)
+        yield state
 
 
 def test_the_chances_give_each_player_its_cards_and_each_card_one_holder() -> None:
