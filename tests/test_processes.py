@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,33 +49,46 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-@pytest.mark.parametrize("kind", ["review", "thinking"])
-def test_pool_processes_exit_within_seconds_of_their_server_being_killed(kind: str) -> None:
+def _python(*args: str, **popen: Any) -> subprocess.Popen[Any]:
+    """This checkout's parlour in a new Python process."""
     src = str(Path(__file__).resolve().parents[1] / "src")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
-    parent = subprocess.Popen(
-        [sys.executable, "-c", PARENT, kind, "2"], stdout=subprocess.PIPE, env=env, text=True
-    )
+    return subprocess.Popen([sys.executable, *args], env=env, **popen)
+
+
+def _kill(parent: subprocess.Popen[Any], children: list[int]) -> tuple[list[int], float]:
+    """SIGKILL `parent`; the children still alive 10 s on (none, rightly), and how long the
+    others took to go."""
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait(10)
+    killed = time.monotonic()
+    while any(_alive(pid) for pid in children) and time.monotonic() - killed < 10:
+        time.sleep(0.05)
+    return [pid for pid in children if _alive(pid)], time.monotonic() - killed
+
+
+def _reap(parent: subprocess.Popen[Any], children: list[int]) -> None:
+    """Never leave an orphan behind, whatever the outcome."""
+    if parent.poll() is None:
+        parent.kill()
+    for pid in children:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("kind", ["review", "thinking"])
+def test_pool_processes_exit_within_seconds_of_their_server_being_killed(kind: str) -> None:
+    parent = _python("-c", PARENT, kind, "2", stdout=subprocess.PIPE, text=True)
     children: list[int] = []
     try:
         assert parent.stdout is not None
         children = json.loads(parent.stdout.readline())
         assert len(children) == 2 and all(_alive(pid) for pid in children)
-        os.kill(parent.pid, signal.SIGKILL)
-        parent.wait(10)
-        killed = time.monotonic()
-        while any(_alive(pid) for pid in children) and time.monotonic() - killed < 10:
-            time.sleep(0.05)
-        left = [pid for pid in children if _alive(pid)]
-        took = time.monotonic() - killed
+        left, took = _kill(parent, children)
         assert not left, f"pool processes {left} outlived their killed parent by 10 s"
         print(f"{kind} pool: {len(children)} processes, gone {took:.2f} s after the kill")
     finally:
-        if parent.poll() is None:
-            parent.kill()
-        for pid in children:  # never leave an orphan behind, whatever the outcome
-            if _alive(pid):
-                os.kill(pid, signal.SIGKILL)
+        _reap(parent, children)
 
 
 def _children(pid: int) -> list[int]:
@@ -92,10 +106,8 @@ def _children(pid: int) -> list[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds workers through /proc")
 def test_simulation_workers_exit_within_seconds_of_a_killed_simulate() -> None:
-    src = str(Path(__file__).resolve().parents[1] / "src")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
     run = "from parlour.cli import main; main('simulate whot -n 1000000 -j 2 -q'.split())"
-    parent = subprocess.Popen([sys.executable, "-c", run], env=env, stdout=subprocess.DEVNULL)
+    parent = _python("-c", run, stdout=subprocess.DEVNULL)
     children: list[int] = []
     try:
         started = time.monotonic()
@@ -105,16 +117,7 @@ def test_simulation_workers_exit_within_seconds_of_a_killed_simulate() -> None:
         assert len(children) == 2, f"simulate --jobs 2 started {children} in 60 s"
         time.sleep(1)  # the workers are playing games now
         assert all(_alive(pid) for pid in children)
-        os.kill(parent.pid, signal.SIGKILL)
-        parent.wait(10)
-        killed = time.monotonic()
-        while any(_alive(pid) for pid in children) and time.monotonic() - killed < 10:
-            time.sleep(0.05)
-        left = [pid for pid in children if _alive(pid)]
+        left, _took = _kill(parent, children)
         assert not left, f"simulation workers {left} outlived their killed parent by 10 s"
     finally:
-        if parent.poll() is None:
-            parent.kill()
-        for pid in children:  # never leave an orphan behind, whatever the outcome
-            if _alive(pid):
-                os.kill(pid, signal.SIGKILL)
+        _reap(parent, children)
