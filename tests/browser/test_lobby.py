@@ -52,6 +52,8 @@ def test_a_friend_joins_by_link_and_a_reload_keeps_each_seat(browser: Any, serve
     friend.click("#join-btn")
     for p in (host, friend):
         p.wait_for_function("window.parlourTable && window.parlourTable.msg !== null")
+    # (the friend's page may hear the table as a watcher before its join is answered)
+    friend.wait_for_function("window.parlourTable.seat != null")
     seats = {p.evaluate("window.parlourTable.seat") for p in (host, friend)}
     assert seats == {0, 1}
     friend.reload()
