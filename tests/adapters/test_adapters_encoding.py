@@ -15,7 +15,7 @@ from parlour.core.rng import GameRng
 
 np = need("numpy")
 
-from parlour.adapters.encoding import Encoding, TableEncoding, encoding_for  # noqa: E402
+from parlour.adapters.encoding import VIEW_FROM, Encoding, TableEncoding, encoding_for  # noqa: E402
 
 
 def _play(name: str, kw: dict[str, Any], seed: int, probe: Any, most: int = 400) -> None:
@@ -143,14 +143,15 @@ LISTED = [
 def test_a_mask_of_many_moves_is_those_moves_and_refuses_a_move_without_an_id(
     table: tuple[str, dict[str, Any]],
 ) -> None:
-    """Long lists of legal moves are masked by one scatter, short ones a move at a time: both
-    must give the legal moves' ids, and name a move the encoding has no id for."""
+    """Long lists of legal moves are masked by one scatter, shorter ones a move at a time
+    (through a memoryview from VIEW_FROM moves, on the array itself below): each way must give
+    the legal moves' ids, and name a move the encoding has no id for."""
     name, kw = table
     game = parlour.make(name, **kw)
     enc = encoding_for(game)
     assert isinstance(enc, TableEncoding)
     table_moves = enc.moves
-    for k in (1, 5, 7, 13, 25, 60, len(table_moves)):
+    for k in (1, VIEW_FROM - 1, VIEW_FROM, 13, 25, 60, len(table_moves)):
         some = random.Random(k).sample(table_moves, min(k, len(table_moves)))
         want = np.zeros(enc.num_actions, np.int8)
         want[[enc.action_id(m) for m in some]] = 1
@@ -162,8 +163,8 @@ def test_a_mask_of_many_moves_is_those_moves_and_refuses_a_move_without_an_id(
         if other != name
         for m in getattr(encoding_for(parlour.make(other)), "moves", ())
     )
-    for at in (0, 30):
-        some = list(table_moves[:40])
+    for size, at in ((2, 0), (2, 2), (VIEW_FROM + 3, 5), (40, 0), (40, 30)):
+        some = list(table_moves[:size])
         some.insert(at, stranger)
         with pytest.raises(IllegalMove, match="no action id"):
             enc.mask(some)

@@ -267,9 +267,10 @@ class BaseEncoding:
         """`legal_mask(legal)` as int8 (the adapters' dtype), a new array each call: a copy of a
         kept zero mask and one write per legal move, cheaper for the handful of moves a turn
         offers than a list of ids, a scatter and a cast."""
+        ids = self._ids(legal)
         mask = self._no_moves.copy()
-        view = mask.data  # (a memoryview: its item writes are several times NumPy's)
-        for i in self._ids(legal):
+        view: Any = mask.data if len(ids) >= VIEW_FROM else mask  # (see VIEW_FROM)
+        for i in ids:
             view[i] = 1
         return mask
 
@@ -336,6 +337,12 @@ class BaseEncoding:
 #: of every table-encoded game; an encoding whose own loop costs more per move starts sooner).
 SCATTER_FROM = 24
 
+#: From how many legal moves a mask's ones are written through a memoryview of it rather than on
+#: the array itself: making the view costs about 0.25 µs, and a write through it saves about 0.04
+#: µs of the array's own (storey-1935's random play offers 1 to 4 moves at most turns, where this
+#: saves 0.1–0.2 µs a mask).
+VIEW_FROM = 7
+
 
 class TableEncoding(BaseEncoding):
     """Actions numbered by position in a list of every possible move (for small move sets)."""
@@ -369,7 +376,8 @@ class TableEncoding(BaseEncoding):
         if len(legal) > SCATTER_FROM:
             return self.scattered_mask(legal)
         mask = self._no_moves.copy()
-        view, index = mask.data, self.index
+        view: Any = mask.data if len(legal) >= VIEW_FROM else mask  # (see VIEW_FROM)
+        index = self.index
         try:
             for m in legal:
                 view[index[m]] = 1

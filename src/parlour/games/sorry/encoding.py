@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from parlour.adapters.encoding import (
+    VIEW_FROM,
     BaseEncoding,
     Field,
     FloatArray,
@@ -125,7 +126,8 @@ class SorryEncoding(BaseEncoding):
         # `BaseEncoding.mask` with the ids looked up in place, on fresh zeros (for 43,140 ids
         # NumPy's zeros take two thirds of the time of a copy of a kept zero mask)
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        view, ids = mask.data, self._id_of
+        view: Any = mask.data if len(legal) >= VIEW_FROM else mask  # (see VIEW_FROM)
+        ids = self._id_of
         for m in legal:
             i = ids.get(m)
             view[self._id(m) if i is None else i] = 1

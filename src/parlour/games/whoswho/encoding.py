@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.adapters.encoding import (
+    VIEW_FROM,
     Field,
     FloatArray,
     Int8Array,
@@ -129,7 +130,7 @@ class TricksEncoding(TableEncoding):
 
     def mask(self, legal: Sequence[Move]) -> Int8Array:
         mask = self._no_moves.copy()
-        view = mask.data
+        view: Any = mask.data if len(legal) >= VIEW_FROM else mask  # (see VIEW_FROM)
         moves: Sequence[Any] = legal  # (their fields read by class, below)
         try:
             for m in moves:
@@ -228,7 +229,8 @@ class BooksEncoding(TableEncoding):
         if len(legal) > 6:
             return self.scattered_mask(legal)
         mask = self._no_moves.copy()
-        view, n, thank = mask.data, self.game.players, self.num_actions - 1
+        view: Any = mask  # (for 6 moves at most: see VIEW_FROM)
+        n, thank = self.game.players, self.num_actions - 1
         moves: Sequence[Any] = legal  # (their fields read by class, below)
         try:
             for m in moves:
