@@ -11,6 +11,7 @@ import pytest
 from parlour.cli import main
 from parlour.core import RulesError
 from parlour.sim import SimSpec, run, summarize, wilson
+from parlour.sim.ladder import head_to_head
 from parlour.sim.ratings import rate_games
 
 SPEC = SimSpec(
@@ -105,3 +106,37 @@ def test_cli_set_and_tournament(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "ordinal" in out and "hint" in out
     assert main(["simulate", "whot", "-b", "random", "-n", "2", "--out", "x.txt", "-q"]) == 2
+
+
+def test_a_game_still_going_at_the_move_cap_is_cut_short_as_a_tie() -> None:
+    """No Whot! game ends in 5 moves (each player starts with five cards), so a cap of 5 cuts
+    every game: no winner, every seat ranked first, and the summary counts it."""
+    capped = SimSpec(game="whot", players=2, bots=("hint", "random"), seed=3, max_moves=5)
+    rows = run(capped, 4).rows
+    assert [(r["moves"], r["finished"], r["winners"], r["ranks"]) for r in rows] == [
+        (5, False, [], [1, 1])
+    ] * 4
+    assert all(r["reason"] == "cut short after 5 moves" for r in rows)
+    s = summarize(rows, 2)
+    assert s.cut_short == 4 and sum(r.wins for r in s.by_bot) == 0
+    assert head_to_head(rows, "hint", "random").rate == 0.5
+    # a cap no game reaches changes no row
+    free = SimSpec(game="whot", players=2, bots=("hint", "random"), seed=3)
+    high = SimSpec(game="whot", players=2, bots=("hint", "random"), seed=3, max_moves=10**6)
+    assert _strip(run(high, 4).rows) == _strip(run(free, 4).rows)
+    assert all(r["finished"] for r in run(free, 4).rows)
+    with pytest.raises(RulesError, match="at least 1"):
+        SimSpec(game="whot", players=2, bots=("hint", "random"), max_moves=0)
+
+
+def test_the_move_cap_ends_a_run_whose_bots_go_round_for_ever(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Under Game No. 2's house rule `success_keeps_turn = false` hint bots hand a card back
+    and forth and never finish a game: without a cap the run would never end."""
+    args = ["simulate", "whoswho-books", "-s", "success_keeps_turn=false", "-b", "hint"]
+    assert main([*args, "-p", "4", "-n", "2", "--max-moves", "300", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "2 of 2 games were cut short at --max-moves" in out
+    assert main([*args, "-n", "2", "--max-moves", "0", "-q"]) == 2
+    assert "--max-moves must be at least 1" in capsys.readouterr().out

@@ -81,6 +81,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--address", help="Ray cluster address (with --backend ray)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--max-moves",
+        type=int,
+        metavar="N",
+        help="cut a game short after N moves: no winner, a tie for every seat (default: no "
+        "limit; some house rules let bots go round for ever)",
+    )
 
 
 def _spec(args: argparse.Namespace, tournament: bool) -> SimSpec:
@@ -96,6 +103,8 @@ def _spec(args: argparse.Namespace, tournament: bool) -> SimSpec:
         bots = bots * players
     if args.games < 1:
         raise RulesError("--games must be at least 1")
+    if args.max_moves is not None and args.max_moves < 1:
+        raise RulesError("--max-moves must be at least 1")
     overrides = tuple(sorted(parse_assignments(args.set).items()))
     return SimSpec(
         game=gi.name,
@@ -106,6 +115,7 @@ def _spec(args: argparse.Namespace, tournament: bool) -> SimSpec:
         seed=args.seed,
         rotate=not getattr(args, "no_rotate", False),
         tournament=tournament,
+        max_moves=args.max_moves,
     )
 
 
@@ -190,6 +200,11 @@ def print_summary(s: Summary, console: Console, title: str) -> None:
         f"Game length in moves: mean {s.length_mean:.1f}, median {s.length_median:g}, "
         f"p95 {s.length_p95:.1f}."
     )
+    if s.cut_short:
+        console.print(
+            f"[yellow]{s.cut_short:,} of {s.games:,} games were cut short at --max-moves: each "
+            "counts as a tie with no winner.[/]"
+        )
 
 
 def _finish(

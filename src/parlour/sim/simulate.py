@@ -66,11 +66,16 @@ class SimSpec:
     seed: int = 0
     rotate: bool = True
     tournament: bool = False
+    # A game still going after this many moves is cut short: no winner, a tie for every seat.
+    # (Bots can loop for ever under some house rules: see `play_game`.)
+    max_moves: int | None = None
     lineups: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
     # A module-level function, so that worker processes find it by name.
     maker: BotMaker | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
+        if self.max_moves is not None and self.max_moves < 1:
+            raise RulesError(f"max_moves must be at least 1, not {self.max_moves}")
         n = self.players
         if self.tournament:
             pool = self.bots
@@ -113,7 +118,13 @@ def _game(
 
 
 def play_game(spec: SimSpec, i: int) -> Row:
-    """Play game `i` of the run and describe it in one row."""
+    """Play game `i` of the run and describe it in one row.
+
+    A game still going after `spec.max_moves` moves is cut short (`finished` False): no winner,
+    no points and every seat ranked first, so that it counts as a tie. Most games end by
+    themselves, but a rule can leave bots going round for ever (Who's Who Game No. 2 with
+    `success_keeps_turn = false`: two hint bots hand a card back and forth), and a run without
+    a cap would then never end."""
     game = spec.make_game()
     seed = game_seed(spec.seed, i)
     seats = spec.seating(i)
@@ -126,7 +137,23 @@ def play_game(spec: SimSpec, i: int) -> Row:
     state = game.new_game(seed=seed)
     first = state.to_play
     t0 = time.perf_counter()
+    cap = spec.max_moves
     while not state.is_over:
+        if cap is not None and len(state.history) >= cap:
+            n = game.players
+            return {
+                "game": i,
+                "seed": seed,
+                "bots": list(seats),
+                "first": first,
+                "winners": [],
+                "points": [0.0] * n,
+                "ranks": [1] * n,
+                "moves": len(state.history),
+                "reason": f"cut short after {cap} moves",
+                "finished": False,
+                "seconds": round(time.perf_counter() - t0, 4),
+            }
         p = state.to_play
         assert p is not None
         if sees_all[p]:  # a reference that cheats by design (parlour.bots.reference)
@@ -144,6 +171,7 @@ def play_game(spec: SimSpec, i: int) -> Row:
         "ranks": list(res.ranks),
         "moves": len(state.history),
         "reason": res.reason,
+        "finished": True,
         "seconds": round(time.perf_counter() - t0, 4),
     }
 

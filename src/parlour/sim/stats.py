@@ -74,6 +74,7 @@ class Summary:
     length_median: float
     length_p95: float
     lengths: tuple[int, ...]
+    cut_short: int = 0  # games stopped at the run's move cap: no winner, a tie (SimSpec)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -87,6 +88,7 @@ class Summary:
                 "median": self.length_median,
                 "p95": self.length_p95,
             },
+            "cut_short": self.cut_short,
         }
 
 
@@ -149,4 +151,5 @@ def summarize(rows: Sequence[dict[str, Any]], players: int) -> Summary:
         length_median=float(statistics.median(lengths)) if lengths else 0.0,
         length_p95=_p95(lengths),
         lengths=tuple(lengths),
+        cut_short=sum(1 for r in rows if not r.get("finished", True)),
     )
