@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: serve test test-process test-cluster lint bench strength load clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml hatch_build.py $(wildcard src/parlour/*/*/*.c)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

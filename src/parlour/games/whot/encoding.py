@@ -39,10 +39,11 @@ from parlour.core import Game, Move, State
 
 from .cards import PACK, SYMBOLS, WHOT, card_text
 from .engine import WhotState
+from .events import Drew, Played
 from .moves import DRAW, END, PASS, play
 from .rules import DECLARATIONS, PICK_AMOUNT, WhotRules
 
-__all__ = ["CARDS", "WhotEncoding", "WhotObserver", "WhotTable"]
+__all__ = ["ACCELERATED", "CARDS", "TABLE", "WhotEncoding", "WhotObserver", "WhotTable"]
 
 #: The 50 distinct cards (49 numbered, then WHOT), by number then symbol.
 CARDS: tuple[int, ...] = tuple(sorted(set(PACK)))
@@ -164,7 +165,7 @@ class WhotEncoding(TableEncoding):
     def table_observer(self, state: State) -> TableObserver:
         if not isinstance(state, WhotState):
             return super().table_observer(state)
-        return WhotTable(self, state)
+        return TABLE(self, state)
 
     def seat_follower(self, state: State, seat: int) -> Observer:
         # Under rules without powers or turns of several cards (storey-1935), the table's
@@ -172,7 +173,7 @@ class WhotEncoding(TableEncoding):
         # seat's observations cost 8% less a move than `WhotObserver` catching up on a round at
         # once; with powers the seat's observer is the lighter (10% less, nigerian at four).
         if isinstance(state, WhotState) and _plain_rules(state.game):
-            return SeatOfTable(WhotTable(self, state), seat)
+            return SeatOfTable(TABLE(self, state), seat)
         return self.observer(state, seat)
 
 
@@ -540,7 +541,7 @@ class WhotTable(TableObserver):
         # leaves the direction, the picks, skips and open turns as they are (nothing), and
         # `free` False. `observe` then skips comparing them (a quarter of a storey step's
         # update).
-        self.plain = (
+        self.plain = bool(
             _plain_rules(st.game)
             and not (st.turn_cards or st.turn_said or st.pending_pick or st.pending_skip)
             and not st.straight_dir
@@ -549,7 +550,7 @@ class WhotTable(TableObserver):
     def observe(self, seat: int) -> FloatArray:
         st = self.st
         if len(st.history) != self.moves_seen:
-            self.follow()
+            self._catch_up()
         p = st.current
         if p == seat:
             return self.table.take(self.index[seat])  # (a little faster than indexing with it)
@@ -558,7 +559,7 @@ class WhotTable(TableObserver):
             obs[self.to_play_at + (p - seat) % self.n] = 1
         return obs
 
-    def follow(self) -> None:
+    def _catch_up(self) -> None:
         """Catch up with the moves made since the last look, building no observation: the
         Gymnasium environment follows the table after each opponent's move, so that each is one
         move's update (the common kinds written out below) rather than several at once."""
@@ -653,6 +654,8 @@ class WhotTable(TableObserver):
                 self.moves_seen = moves
             else:
                 self.rewrite()
+
+    follow = _catch_up
 
     def _follow(self) -> bool:
         """Follow the one move made since the last look; False (nothing written) if its events
@@ -801,7 +804,7 @@ class WhotTable(TableObserver):
         if st.current is None:  # (the seat to play is not in `table`: see the class docstring)
             mv[self.at["is_over"]] = 1
         if st.pack_public or self.pack_public:
-            x = st.pack_public
+            x = bool(st.pack_public)
             if x != self.pack_public:
                 mv[self.at["pack_public"]] = self.pack_public = x
             x = _CARD_AT[pack[-1]] if x and pack else -1
@@ -838,3 +841,52 @@ class WhotTable(TableObserver):
             for said in st.turn_said:
                 mv[a + DECLARATIONS.index(said)] = 1
             self.turn_said = st.turn_said[:]
+
+
+try:  # the C accelerator, where it was built (hatch_build.py)
+    from ._table import TableCore
+
+    ACCELERATED = True
+except ImportError:  # pragma: no cover - a machine without a C compiler: the Python table
+    ACCELERATED = False
+
+
+_FLOAT32 = np.dtype(np.float32)
+
+if ACCELERATED:
+
+    class FastWhotTable(TableCore, WhotTable):
+        """A `WhotTable` whose `observe` and `follow` are in C (_table.c): a card drawn, or a
+        plain card played under plain rules, is followed there, and a seat's observation is
+        gathered there; every other move goes to `WhotTable._catch_up`. The followed values
+        are the C struct's, so that both read and write the same ones."""
+
+        def __init__(self, encoding: WhotEncoding, state: WhotState) -> None:
+            super().__init__(encoding, state)
+            self._bind(
+                state,
+                self.table,
+                self.rows,
+                (
+                    self.pile_at,
+                    self.call_card_at,
+                    self.call_symbol_at,
+                    self.pack_count_at,
+                    self.pending_pick_at,
+                    self.pick_number_at,
+                    self.pack_next_at,
+                    self.to_play_at,
+                    encoding.layout.size,
+                ),
+                self.index,
+                self.index_waiting,
+                _CARD_AT,
+                Drew,
+                Played,
+                np.empty,
+                _FLOAT32,  # (a dtype, not the type: NumPy converts a type on every call)
+            )
+
+
+#: The table every Whot! encoding hands out: the C one where it was built.
+TABLE: type[WhotTable] = FastWhotTable if ACCELERATED else WhotTable
