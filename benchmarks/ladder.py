@@ -68,6 +68,7 @@ BOTS = (
     "hint",
     "counter",  # Whot! only: greedy's race with the cards counted (left out at the other tables)
     "sleuth",  # Who's Who Game No. 2 only
+    "detective",  # Who's Who Game No. 2 only: the sleuth, also reading what a caller lacks
     "lookahead",  # Who's Who Game No. 1 only
     "ismcts:iterations=100",
     "ismcts:iterations=300",

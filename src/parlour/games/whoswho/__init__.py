@@ -54,6 +54,7 @@ MANIFESTS = (
             "greedy": "bots:BooksGreedyBot",
             "hint": "hint:BooksHintBot",
             "sleuth": "sleuth:BooksSleuthBot",
+            "detective": "detective:BooksDetectiveBot",
         },
         search="hint:BOOKS_SEARCH",
         encoding="encoding:BooksEncoding",
