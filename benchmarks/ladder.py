@@ -91,8 +91,9 @@ LEVELS: dict[str, tuple[str, ...]] = {
     "sorry": ("random", "hint", "ismcts:iterations=100"),
     # lookahead beats hint in 54.4% [52.6%, 56.2%] of 3,000 games (seed 2024, r11-tricks-lookahead)
     "whoswho-tricks": ("random", "hint", "lookahead"),
-    # sleuth beats hint in 67.1% [65.0%, 69.1%] of 2,000 games (seed 2024, r11-books-sleuth)
-    "whoswho-books": ("random", "hint", "sleuth"),
+    # sleuth beats hint in 67.0% [65.0%, 69.1%] of 2,000 games (seed 2024, r11-books-sleuth),
+    # detective beats sleuth in 61.8% [59.6%, 63.9%] of 2,000 (seed 2024, r14-books-detective)
+    "whoswho-books": ("random", "hint", "sleuth", "detective"),
 }
 
 REFERENCE_NOTE = {

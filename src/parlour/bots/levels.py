@@ -50,6 +50,7 @@ _WORDS = {
     "counter": "counts the cards and plays what you are least likely to follow",
     "ismcts": "thinks ahead by playing out many possible games",
     "sleuth": "remembers every call and works out who must hold what",
+    "detective": "remembers every call and what each refused call shows a player lacks",
     "lookahead": "tries each card against many likely deals of the unseen cards",
 }
 
