@@ -69,6 +69,7 @@ BOTS = (
     "counter",  # Whot! only: greedy's race with the cards counted (left out at the other tables)
     "sleuth",  # Who's Who Game No. 2 only
     "lookahead",  # Who's Who Game No. 1 only
+    "expectimax",  # Sorry! only: every card the others may draw counted, not sampled
     "ismcts:iterations=100",
     "ismcts:iterations=300",
     "ismcts:iterations=1000",

@@ -51,6 +51,7 @@ _WORDS = {
     "ismcts": "thinks ahead by playing out many possible games",
     "sleuth": "remembers every call and works out who must hold what",
     "lookahead": "tries each card against many likely deals of the unseen cards",
+    "expectimax": "weighs every card the others might draw before its next turn",
 }
 
 

@@ -15,11 +15,13 @@ just behind a slide, one a 4 backward takes round to the safety zone, a pawn in 
 cards are left. The move is judged by the learned win chance, the softmax of the sides' expected
 utilities at the bot's next turn.
 
-The `ismcts` bot samples this tree (the same model, the same values) with a hundred futures shared
-among the moves; the moves' chances differ by a point or two, less than the noise of so few
-samples, and here there is no noise. Counting each reply from the same position takes 11 hint
-replies a colour; the exact expectation over three opponents in sequence takes up to 11³ and
-measured some 200 times slower (median 0.22 s a decision, p99 4 s).
+The `ismcts` bot (100 iterations, the hard level) samples the same model and values, a hundred
+futures shared among the moves; it also expands its own next move in its tree (the hint's move
+first, then the others untried), so most of its leaves lie a round further on. Counting each
+reply from the same position takes 11 hint replies a colour; the exact expectation over three
+opponents in sequence takes up to 11³ and measured some 180 times slower (median 0.22 s a
+decision, p99 4 s). Measured against `ismcts` with 100 iterations this bot is not stronger
+(docs/sorry.md, Bots): a level above hard needs more than a noise-free first round.
 
 The point-score game has hands, not a card up: there the bot plays as the hint bot does.
 """
