@@ -70,6 +70,7 @@ BOTS = (
     "sleuth",  # Who's Who Game No. 2 only
     "detective",  # Who's Who Game No. 2 only: the sleuth, also reading what a caller lacks
     "lookahead",  # Who's Who Game No. 1 only
+    "expectimax",  # Sorry! only: every card the others may draw counted, not sampled
     "ismcts:iterations=100",
     "ismcts:iterations=300",
     "ismcts:iterations=1000",

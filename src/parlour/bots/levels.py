@@ -52,6 +52,7 @@ _WORDS = {
     "sleuth": "remembers every call and works out who must hold what",
     "detective": "remembers every call and what each refused call shows a player lacks",
     "lookahead": "tries each card against many likely deals of the unseen cards",
+    "expectimax": "weighs every card the others might draw before its next turn",
 }
 
 

@@ -23,7 +23,11 @@ MANIFESTS = (
         engine="engine:SorryGame",
         describe="describe:describe_event",
         render="render:render",
-        bots={"greedy": "bots:GreedyBot", "hint": "hint:SorryHintBot"},
+        bots={
+            "greedy": "bots:GreedyBot",
+            "hint": "hint:SorryHintBot",
+            "expectimax": "expectimax:ExpectimaxBot",
+        },
         search="hint:SEARCH",
         encoding="encoding:SorryEncoding",
         web=WebAssets("web", module="sorry.js", stylesheet="sorry.css"),
