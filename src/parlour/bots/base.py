@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +46,22 @@ class Bot(ABC):
         """What one decision may cost, by the names of `BotLimits` (a search's iterations, seconds,
         determinization pool, …): a host checks them against its limits before it seats the bot."""
         return {}
+
+
+def number_params(
+    bot: str, defaults: Mapping[str, float], params: dict[str, str]
+) -> dict[str, float]:
+    """The numeric parameters of a bot spec (`counter:own=1.5`): `defaults` with those of its
+    names found in `params` taken out and read as numbers (RulesError for one that is not). The
+    rest stays in `params` for `Bot.__init__`, which refuses any name it does not know."""
+    values = dict(defaults)
+    for key in list(params):
+        if key in values:
+            try:
+                values[key] = float(params.pop(key))
+            except ValueError as exc:
+                raise RulesError(f"{bot}: {key} must be a number") from exc
+    return values
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,8 @@ import random
 from collections import Counter
 from typing import Any, cast
 
-from parlour.bots.base import Bot
-from parlour.core import Game, Move, RulesError
+from parlour.bots.base import Bot, number_params
+from parlour.core import Game, Move
 from parlour.core.rng import GameRng
 
 from .board import HOME
@@ -191,13 +191,7 @@ class ExpectimaxBot(Bot):
     name = "expectimax"
 
     def __init__(self, game: Game[Any, Any], rng: random.Random, **params: str) -> None:
-        weights = dict(PARAMS)
-        for key in list(params):
-            if key in weights:
-                try:
-                    weights[key] = float(params.pop(key))
-                except ValueError as exc:
-                    raise RulesError(f"expectimax: {key} must be a number") from exc
+        weights = number_params("expectimax", PARAMS, params)
         super().__init__(game, rng, **params)
         self.ahead = weights["ahead"]
 

@@ -35,8 +35,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.bots.base import Bot
-from parlour.core import Move, RulesError
+from parlour.bots.base import Bot, number_params
+from parlour.core import Move
 
 from .cards import PACK, WHOT, card_points, parse_card
 from .engine import WhotGame, view_events
@@ -103,13 +103,7 @@ class CounterBot(Bot):
     name = "counter"
 
     def __init__(self, game: Any, rng: random.Random, **params: str) -> None:
-        weights = dict(PARAMS)
-        for key in list(params):
-            if key in weights:
-                try:
-                    weights[key] = float(params.pop(key))
-                except ValueError as exc:
-                    raise RulesError(f"counter: {key} must be a number") from exc
+        weights = number_params("counter", PARAMS, params)
         super().__init__(game, rng, **params)
         self.w = weights
 
