@@ -8,8 +8,8 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from test_whoswho_sleuth import HANDS, make
 
-import parlour
 from parlour.bots import make_bot
 from parlour.core import RulesError
 from parlour.core.rng import GameRng
@@ -20,26 +20,7 @@ from parlour.games.whoswho.notation import THANK
 from parlour.games.whoswho.sleuth import call_chances, must_hold
 from parlour.testing.positions import played_positions
 
-
-def make(players: int = 4) -> BooksGame:
-    game = parlour.make("whoswho-books", players=players)
-    assert isinstance(game, BooksGame)
-    return game
-
-
-def suit(s: str, numbers: list[int]) -> list[str]:
-    return [f"{n} {s}" for n in numbers]
-
-
-NOT_7 = [3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15]
-# Four players, dealer 3, so player 0 (seat 1) calls first. Nobody holds a book. The sevens:
-# money with seat 3, society with seat 1, brains and sport with seat 2; seat 4 holds none.
-HANDS = [
-    [*suit("money", NOT_7), "7 society"],
-    [*suit("society", NOT_7[:-1]), "7 brains", "7 sport"],
-    [*suit("brains", NOT_7), "7 money"],
-    [*suit("sport", NOT_7), "15 society"],
-]
+# The sleuth's position (seat 4 holds no seven): the detective reads the same calls more.
 # Seat 1 takes the seven of brains from seat 2 (now the table knows where it is), then is refused
 # the three of brains by seat 4; seat 4, with the call, asks seat 1 for the three of society — a
 # call nobody could be sure of — and is refused.
