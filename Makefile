@@ -42,8 +42,8 @@ test-cluster: $(STAMP)
 
 ## lint: ruff and mypy over the code.
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks examples tools
-	$(BIN)/ruff format --check src tests benchmarks examples tools
+	$(BIN)/ruff check src tests benchmarks examples tools hatch_build.py
+	$(BIN)/ruff format --check src tests benchmarks examples tools hatch_build.py
 	$(BIN)/mypy
 
 ## bench: speed figures side by side with peer engines (installed into the venv as the `peers` extra).
