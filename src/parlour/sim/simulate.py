@@ -138,40 +138,32 @@ def play_game(spec: SimSpec, i: int) -> Row:
     first = state.to_play
     t0 = time.perf_counter()
     cap = spec.max_moves
-    while not state.is_over:
-        if cap is not None and len(state.history) >= cap:
-            n = game.players
-            return {
-                "game": i,
-                "seed": seed,
-                "bots": list(seats),
-                "first": first,
-                "winners": [],
-                "points": [0.0] * n,
-                "ranks": [1] * n,
-                "moves": len(state.history),
-                "reason": f"cut short after {cap} moves",
-                "finished": False,
-                "seconds": round(time.perf_counter() - t0, 4),
-            }
+    while not state.is_over and (cap is None or len(state.history) < cap):
         p = state.to_play
         assert p is not None
         if sees_all[p]:  # a reference that cheats by design (parlour.bots.reference)
             state.apply(bots[p].choose_from_state(state))
         else:
             state.apply(bots[p].choose(state.view(p), state.legal_moves()))
-    res = state.result()
+    n = game.players
+    if state.is_over:
+        res = state.result()
+        winners, points, ranks = list(res.winners), list(res.points), list(res.ranks)
+        reason = res.reason
+    else:  # cut short: a tie with no winner
+        winners, points, ranks = [], [0.0] * n, [1] * n
+        reason = f"cut short after {cap} moves"
     return {
         "game": i,
         "seed": seed,
         "bots": list(seats),
         "first": first,
-        "winners": list(res.winners),
-        "points": list(res.points),
-        "ranks": list(res.ranks),
+        "winners": winners,
+        "points": points,
+        "ranks": ranks,
         "moves": len(state.history),
-        "reason": res.reason,
-        "finished": True,
+        "reason": reason,
+        "finished": bool(state.is_over),
         "seconds": round(time.perf_counter() - t0, 4),
     }
 
