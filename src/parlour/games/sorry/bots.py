@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from parlour.bots.base import Bot
@@ -12,7 +13,14 @@ from .board import HOME, START, TRACK
 from .engine import SorryGame, SorryState
 from .notation import PASS, SorryMove
 
-__all__ = ["GreedyBot", "evaluate", "pawn_worth"]
+__all__ = ["GreedyBot", "best_move", "evaluate", "pawn_worth"]
+
+
+def best_move(scores: list[tuple[float, Move]], rng: random.Random) -> Move:
+    """A move of the best score (ties broken by `rng`): how the Sorry! bots that score every
+    move choose."""
+    best = max(s for s, _ in scores)
+    return rng.choice([m for s, m in scores if s == best])
 
 
 def pawn_worth(r: int) -> int:
@@ -63,9 +71,7 @@ class GreedyBot(Bot):
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        scores = self._scores(view, legal)
-        best = max(s for s, _ in scores)
-        return self.rng.choice([m for s, m in scores if s == best])
+        return best_move(self._scores(view, legal), self.rng)
 
     def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:

@@ -38,6 +38,7 @@ from parlour.core import Game, Move
 from parlour.core.rng import GameRng
 
 from .board import HOME
+from .bots import best_move
 from .cards import VALUES
 from .engine import SorryGame, SorryState, _occupancy
 from .hint import _VALUE, move_scores
@@ -206,9 +207,7 @@ class ExpectimaxBot(Bot):
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        scores = self._scores(view, legal)
-        best = max(s for s, _ in scores)
-        return self.rng.choice([m for s, m in scores if s == best])
+        return best_move(self._scores(view, legal), self.rng)
 
     def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:

@@ -29,7 +29,7 @@ from parlour.core import Move, State
 from parlour.core.rng import GameRng
 
 from .board import ABS, HOME, TRACK
-from .bots import pawn_worth
+from .bots import best_move, pawn_worth
 from .engine import SorryGame, SorryState, _Tables
 from .notation import PASS, SorryMove
 from .values import PLACE_VALUE, TURN_ORDER
@@ -182,11 +182,6 @@ def move_scores(state: SorryState, legal: Sequence[Move]) -> list[tuple[float, M
     return out
 
 
-def _best(scores: list[tuple[float, Move]], rng: random.Random) -> Move:
-    best = max(s for s, _ in scores)
-    return rng.choice([m for s, m in scores if s == best])
-
-
 def hint_policy(state: State, rng: random.Random) -> Move:
     """The move the hint bot would choose, judged on a full state (a determinization) rather
     than a view: the pawns and the card up are all the bot looks at. Ties go to rng.choice."""
@@ -194,7 +189,7 @@ def hint_policy(state: State, rng: random.Random) -> Move:
     if len(legal) == 1:
         return legal[0]
     assert isinstance(state, SorryState)
-    return _best(move_scores(state, legal), rng)
+    return best_move(move_scores(state, legal), rng)
 
 
 class SorryHintBot(Bot):
@@ -208,7 +203,7 @@ class SorryHintBot(Bot):
     def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        return _best(self._scores(view, legal), self.rng)
+        return best_move(self._scores(view, legal), self.rng)
 
     def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:
