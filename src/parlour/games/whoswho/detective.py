@@ -27,10 +27,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlour.core import Move, RulesError
+from parlour.core import RulesError
 
 from .deck import Card, parse_card
-from .notation import THANK, Ask
 from .sleuth import _CARD_BY_TEXT, BooksSleuthBot, call_chances, must_hold
 
 __all__ = ["BooksDetectiveBot", "detective_chances", "lacks"]
@@ -122,27 +121,13 @@ class BooksDetectiveBot(BooksSleuthBot):
                 raise RulesError(f"detective: grain must be a whole number 1 to 50, not {grain}")
             self.grain = int(grain)
 
-    def _choose(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
-        if THANK in legal:
-            return THANK, "detective: say thank you, or the card goes back"
-        asks = [m for m in legal if isinstance(m, Ask)]
-        if not asks:
-            return self.rng.choice(legal), "detective: nothing to call"
-        chance = detective_chances(view, self.game.rules.caller_must_hold)
-        sizes: list[int] = view["hand_counts"]
-        counts: dict[int, int] = {}
-        for c in (parse_card(t) for t in view.get("hand", [])):
-            counts[c.number] = counts.get(c.number, 0) + 1
+    def chances(self, view: dict[str, Any]) -> dict[Card, dict[int, float]]:
+        return detective_chances(view, self.game.rules.caller_must_hold)
+
+    def near(self, p: float) -> float:
+        # Chances within `grain` hundredths are alike; a sure call stays apart from one merely
+        # likely: it keeps the call for certain.
+        if p >= 0.999:
+            return p
         step = self.grain / 100
-
-        def score(m: Ask) -> tuple[float, ...]:
-            p = chance.get(m.card, {}).get(m.target, 0.0)
-            # a sure call stays apart from one merely likely: it keeps the call for certain
-            near = p if p >= 0.999 else round(p / step) * step
-            return self.rank(m, near, counts, sizes)
-
-        best = max(score(m) for m in asks)
-        pick = [m for m in asks if score(m) == best]
-        m = pick[0] if len(pick) == 1 else self.rng.choice(pick)
-        p = chance.get(m.card, {}).get(m.target, 0.0)
-        return m, f"detective: the likeliest call ({p:.0%} that the player holds it)"
+        return round(p / step) * step

@@ -162,11 +162,30 @@ class BooksSleuthBot(Bot):
         return self._choose(view, legal)
 
     def _choose(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+        name = self.name
         if THANK in legal:
-            return THANK, "sleuth: say thank you, or the card goes back"
+            return THANK, f"{name}: say thank you, or the card goes back"
         asks = [m for m in legal if isinstance(m, Ask)]
         if not asks:
-            return self.rng.choice(legal), "sleuth: nothing to call"
+            return self.rng.choice(legal), f"{name}: nothing to call"
+        chance = self.chances(view)
+        sizes: list[int] = view["hand_counts"]
+        counts: dict[int, int] = {}
+        for c in (parse_card(t) for t in view.get("hand", [])):
+            counts[c.number] = counts.get(c.number, 0) + 1
+
+        def score(m: Ask) -> tuple[float, ...]:
+            return self.rank(m, self.near(chance.get(m.card, {}).get(m.target, 0.0)), counts, sizes)
+
+        best = max(score(m) for m in asks)
+        pick = [m for m in asks if score(m) == best]
+        m = pick[0] if len(pick) == 1 else self.rng.choice(pick)
+        p = chance.get(m.card, {}).get(m.target, 0.0)
+        return m, f"{name}: the likeliest call ({p:.0%} that the player holds it)"
+
+    def chances(self, view: dict[str, Any]) -> dict[Card, dict[int, float]]:
+        """For each card the viewer neither holds nor sees in a book, the chance each other
+        seat holds it (`call_chances`, from every call so far)."""
         me: int = view["viewer"]
         players: int = view["players"]
         hand = [parse_card(t) for t in view.get("hand", [])]
@@ -178,19 +197,11 @@ class BooksSleuthBot(Bot):
             if self.game.rules.caller_must_hold
             else [set() for _ in range(players)]
         )
-        chance = call_chances(me, hand, sizes, booked, holders, need)
-        counts: dict[int, int] = {}
-        for c in hand:
-            counts[c.number] = counts.get(c.number, 0) + 1
+        return call_chances(me, hand, sizes, booked, holders, need)
 
-        def score(m: Ask) -> tuple[float, ...]:
-            return self.rank(m, chance.get(m.card, {}).get(m.target, 0.0), counts, sizes)
-
-        best = max(score(m) for m in asks)
-        pick = [m for m in asks if score(m) == best]
-        m = pick[0] if len(pick) == 1 else self.rng.choice(pick)
-        p = chance.get(m.card, {}).get(m.target, 0.0)
-        return m, f"sleuth: the likeliest call ({p:.0%} that the player holds it)"
+    def near(self, p: float) -> float:
+        """The chance `p` as the calls are compared by it (as it is, here)."""
+        return p
 
     @staticmethod
     def rank(
