@@ -15,6 +15,8 @@ import pytest
 from server_testkit import Seat, client, join, new_table
 from starlette.websockets import WebSocketDisconnect
 
+from parlour.server.store import SeatRow, Store, TableRow
+
 WHOT2 = {"game": "whot", "players": 2}
 
 # not run against a cluster (PARLOUR_SERVER_MODE=cluster), and why
@@ -99,6 +101,27 @@ def test_private_tables_are_not_listed_and_only_waiting_tables_are(sqlite_url: s
         assert full["code"] not in codes
         assert all("Ada" not in json.dumps(t) for t in listed), "no names in the listing"
         assert join(c, private["code"], "Bob")["seat"] == 1  # the link still works
+
+
+def test_a_full_table_its_worker_has_not_dealt_yet_is_not_listed(db_url: str) -> None:
+    # A table opened with every seat taken (a host and bots) is stored as waiting, and its worker
+    # deals a moment later: a lobby read in between must not offer a table with no free seat.
+    store = Store(db_url)
+    try:
+        for code, bot_seat in (
+            ("FULL01", SeatRow(1, "hint bot", "hint", None)),
+            ("OPEN01", SeatRow(1, None, None, None)),
+        ):
+            row = TableRow(
+                code=code, created_at=time.time(), game="whot", players=2, preset="nigerian",
+                rules={}, match_format="single", match_seed=1, move_clock=0.0, bot_delay=0.0,
+                auto_next=False, status="waiting", host_hash="h",
+                seats=[SeatRow(0, "Ada", None, "t"), bot_seat],
+            )  # fmt: skip
+            assert store.create_table(row, "w1") is not None
+        assert [t.code for t in store.waiting_tables()] == ["OPEN01"]
+    finally:
+        store.close()
 
 
 @per_gateway

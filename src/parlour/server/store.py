@@ -723,11 +723,18 @@ class Store:
             return {r.code: int(r.seq) for r in conn.execute(q)}
 
     def waiting_tables(self, limit: int = 200) -> list[TableRow]:
-        """Public tables waiting for players, newest first (their seats, no games)."""
+        """Public tables waiting for players, newest first (their seats, no games). A table whose
+        seats are all taken waits only for its worker to deal, for a moment: it waits for nobody
+        who reads the list, so it is not on it."""
+        free_seat = (
+            select(seats.c.table_code)
+            .where(seats.c.table_code == tables.c.code, seats.c.name.is_(None))
+            .exists()
+        )
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables)
-                .where(tables.c.status == "waiting", tables.c.private.is_(False))
+                .where(tables.c.status == "waiting", tables.c.private.is_(False), free_seat)
                 .order_by(tables.c.created_at.desc())
                 .limit(limit)
             ).all()
