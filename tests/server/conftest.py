@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,33 +58,18 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-# Where a hung test's stacks are written: pytest-xdist reports only "worker crashed" when the
-# watchdog ends a worker, and the worker's captured stderr goes with it.
+# Where a hung test's stacks are written (tests/conftest.py prints them in the run's summary):
+# pytest-xdist reports only "worker crashed" when the watchdog ends a worker, and the worker's
+# captured stderr goes with it.
 WATCHDOG_DIR = Path(__file__).resolve().parents[2] / "build" / "test-watchdog"
-
-
-def _is_worker(config: pytest.Config) -> bool:
-    return hasattr(config, "workerinput")
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    if not _is_worker(session.config):  # the stacks of an earlier run are not this run's
-        shutil.rmtree(WATCHDOG_DIR, ignore_errors=True)
-
-
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    for dump in sorted(WATCHDOG_DIR.glob("*.txt")):
-        terminalreporter.section(f"watchdog: a hung server test ({dump.name})", red=True)
-        terminalreporter.write(dump.read_text(errors="replace"))
 
 
 @pytest.fixture(autouse=True)
 def _watchdog(request: pytest.FixtureRequest) -> Iterator[None]:
     """A hung server test dumps every thread's stack and exits instead of blocking the suite (a
-    test of whole clusters under load gets three times as long). The stacks go to a file the run's
-    summary prints."""
+    test of whole clusters under load gets three times as long). The stacks go to a file in
+    WATCHDOG_DIR."""
     import faulthandler
-    import time
 
     bound = float(os.environ.get("PARLOUR_TEST_WATCHDOG", "240"))
     if request.node.get_closest_marker("cluster") is not None:
@@ -97,7 +83,7 @@ def _watchdog(request: pytest.FixtureRequest) -> Iterator[None]:
         faulthandler.dump_traceback_later(bound, exit=True, file=dump)
         yield
         faulthandler.cancel_dump_traceback_later()
-    path.unlink()
+    path.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")
