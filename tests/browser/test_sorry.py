@@ -32,14 +32,28 @@ def select_pawn(page: Any, square: str) -> None:
     assert pressed(page, sel), f"{square} is not selected after the click"
 
 
-def click_destination(page: Any, move: str, square: str) -> None:
-    """Click the destination drawn for `move`: a marker that plays it, or one that asks which."""
+def click_destination(page: Any, move: str, square: str | None) -> None:
+    """Click the destination drawn for `move`: a marker that plays it, or one that asks which
+    (two moves end on one square: an 11 forward onto a pawn it could also change places with).
+    `square`: where the move ends, or None for a move counted along the track, whose marker is
+    then found as a person finds it, by the choices it offers."""
     direct = page.locator(f'#board .marks [data-move="{move}"]')
     if direct.count():
         direct.first.click()
         return
-    page.click(f'#board .marks [data-dest="{square}"]')
-    page.click(f'.sorry-choices button[data-move="{move}"]')
+    if square is not None:
+        page.click(f'#board .marks [data-dest="{square}"]')
+        page.click(f'.sorry-choices button[data-move="{move}"]')
+        return
+    asking = page.locator("#board .marks [data-dest]")
+    for dest in [asking.nth(i).get_attribute("data-dest") for i in range(asking.count())]:
+        page.click(f'#board .marks [data-dest="{dest}"]')
+        page.wait_for_selector(".sorry-choices button")
+        choice = page.locator(f'.sorry-choices button[data-move="{move}"]')
+        if choice.count():
+            choice.click()
+            return
+    raise AssertionError(f"no destination drawn for {move}")
 
 
 def play_by_clicks(page: Any, move: str) -> None:
@@ -78,7 +92,7 @@ def play_by_clicks(page: Any, move: str) -> None:
     else:
         square = re.sub(r"[+-]\d+$", "", rest)
         select_pawn(page, square)
-        page.click(f'#board .marks [data-move="{move}"]')
+        click_destination(page, move, None)
 
 
 def played(page: Any, ply: int, move: str = "") -> dict[str, Any]:
