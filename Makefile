@@ -45,6 +45,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples tools hatch_build.py
 	$(BIN)/ruff format --check src tests benchmarks examples tools hatch_build.py
 	$(BIN)/mypy
+	$(BIN)/mypy tests/conftest.py
 
 ## bench: speed figures side by side with peer engines (installed into the venv as the `peers` extra).
 bench: $(STAMP)
