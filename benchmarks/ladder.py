@@ -85,13 +85,17 @@ BOTS = (
 # Measured on 2026-11-26 (docs/bots.md has the figures): in Whot! greedy beats hint, no search
 # was separated from greedy, and counter beats greedy (52.8% nigerian, 51.9% storey-1935 over
 # 20,000 games each, both intervals above 50%: build/ladder/r10*-whot-counter*.jsonl); in Sorry!
-# greedy and hint are level and ismcts (100 iterations) beats hint; in Who's Who no search was
-# separated from hint (in Game No. 2 hint and greedy are one bot), and the bots below were.
+# and Who's Who Game No. 1 greedy and hint, level over 400 games, were told apart over 4,000 (each
+# game the other way round), and the search or the lookahead beats the stronger of the two; in
+# Game No. 2 (where hint and greedy are one bot) the sleuth and the detective beat hint.
 LEVELS: dict[str, tuple[str, ...]] = {
     "whot": ("random", "hint", "greedy", "counter"),
-    "sorry": ("random", "hint", "ismcts:iterations=100"),
+    # greedy beats hint in 52.2% [50.7%, 53.8%] of 4,000 games (seed 2024, r15-greedy-hint; level
+    # over r0's 400), ismcts beats greedy in 58.0% [54.5%, 61.4%] of 800 (r15-sorry-greedy-ismcts)
+    "sorry": ("random", "hint", "greedy", "ismcts:iterations=100"),
+    # hint beats greedy in 53.3% [51.7%, 54.8%] of 4,000 games (seed 2024, r15-greedy-hint);
     # lookahead beats hint in 54.4% [52.6%, 56.2%] of 3,000 games (seed 2024, r11-tricks-lookahead)
-    "whoswho-tricks": ("random", "hint", "lookahead"),
+    "whoswho-tricks": ("random", "greedy", "hint", "lookahead"),
     # sleuth beats hint in 67.0% [65.0%, 69.1%] of 2,000 games (seed 2024, r11-books-sleuth),
     # detective beats sleuth in 61.8% [59.6%, 63.9%] of 2,000 (seed 2024, r14-books-detective)
     "whoswho-books": ("random", "hint", "sleuth", "detective"),
