@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
+import pytest
 from server_testkit import Seat, client, greedy_chooser, join, new_table
 
 import parlour
-from parlour.server.store import Store
+from parlour.server.store import Store, StoreError, database_url
 
 
 def wait_for(pred: Any, timeout: float = 20.0) -> None:
@@ -176,3 +178,20 @@ def test_a_table_is_read_as_it_was_at_one_moment_while_its_owner_writes(pg_clust
     assert again is not None and again.seq == fence.seq + 1 and again.seats[1].name == "Bob"
     reader.close()
     owner.close()
+
+
+def test_a_plain_file_path_is_a_sqlite_database_and_a_bad_url_is_a_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `parlour serve --database var/x.sqlite3` as well as sqlite:///var/x.sqlite3: a path gave a
+    # traceback from the URL parser before
+    assert database_url("/srv/p.sqlite3") == "sqlite:////srv/p.sqlite3"  # absolute stays so
+    assert database_url("var/p.sqlite3") == "sqlite:///var/p.sqlite3"
+    monkeypatch.chdir(tmp_path)
+    store = Store("here/p.sqlite3")
+    try:
+        assert (tmp_path / "here" / "p.sqlite3").exists()
+    finally:
+        store.close()
+    with pytest.raises(StoreError, match="is not a database: give a SQLite file's path"):
+        Store("postgresql://:not-a-port")

@@ -32,7 +32,8 @@ def add_commands(sub: Any, commands: dict[str, Any]) -> None:
     p.add_argument(
         "--database",
         default=DEFAULT_DATABASE,
-        help="sqlite:///path or postgresql://user@host/db (default: ./var/parlour.sqlite3)",
+        help="a SQLite file's path, sqlite:///path or postgresql://user@host/db (default: "
+        "./var/parlour.sqlite3)",
     )
     p.add_argument(
         "--bot-delay", type=float, default=0.6, help="default pause before a bot moves (s)"
@@ -223,13 +224,13 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
     from .app import create_app
     from .compression import websocket_protocol
     from .protocols import guarded_http
-    from .store import Store, StoreError
+    from .store import Store, StoreError, database_url
 
     settings = settings_from(args)
     if settings.role != "all" and not settings.bus:
         out.print("[red]parlour serve: a gateway or a worker needs --bus redis://… (the bus)[/]")
         return 2
-    if settings.role != "all" and settings.database.startswith("sqlite"):
+    if settings.role != "all" and database_url(settings.database).startswith("sqlite"):
         out.print("[red]parlour serve: several processes share PostgreSQL, not SQLite[/]")
         return 2
     try:  # opened here, so that a database this server cannot use is a sentence, not a traceback

@@ -36,7 +36,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 
 from . import ratings as rating_model
 from .levels import seat_bot
@@ -293,7 +293,10 @@ MIGRATION_LOCK = 0x7061726C6F7572  # "parlour": PostgreSQL's advisory lock for m
 
 
 def database_url(url: str) -> str:
-    """Normalize a database URL: plain `postgresql://` uses psycopg 3, the driver we ship."""
+    """Normalize a database URL: a plain file path is a SQLite file (relative or absolute, as
+    given), and plain `postgresql://` uses psycopg 3, the driver we ship."""
+    if "://" not in url:
+        url = "sqlite:///" + url
     if url.startswith("postgres://"):
         url = "postgresql://" + url[len("postgres://") :]
     if url.startswith("postgresql://"):
@@ -422,6 +425,13 @@ class TableRow:
 class Store:
     def __init__(self, url: str) -> None:
         self.url = database_url(url)
+        try:
+            make_url(self.url)
+        except (ArgumentError, ValueError):  # not a URL; a port that is not a number
+            raise StoreError(
+                f"{url!r} is not a database: give a SQLite file's path (var/parlour.sqlite3), "
+                "sqlite:///path or postgresql://user@host/db"
+            ) from None
         self._lock = _lock_sqlite(self.url)
         try:
             self.engine = make_engine(url)
