@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .conftest import PHONE, Server, new_person, open_table, shoot
@@ -97,6 +98,7 @@ def test_finished_games_are_listed_in_the_lobby_with_their_records(
     # thousands of moves, more than the loop below allows.
     page.select_option("select[data-seat='1']", "hint")
     page.select_option("#match", "single")
+    page.select_option("#bot-speed", "0.3")
     page.click("details.opts summary")
     page.fill("#opt-deal", "2")  # a short game
     page.fill("#name", "Ada")
@@ -110,7 +112,10 @@ def test_finished_games_are_listed_in_the_lobby_with_their_records(
     assert code not in page.inner_text("#open-tables")
     page.goto(f"{server.url}/t/{code}")
     page.wait_for_function("window.parlourTable && window.parlourTable.msg !== null")
-    for _ in range(400):
+    # until the game is over: a short deal, but now and then it runs to many draws (a bounded
+    # time, not a count of looks, which a slow machine used up before the end)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         if page.locator("#result").is_visible():
             break
         if page.evaluate("window.parlourTable.msg.legal.length && !window.parlourTable.pending"):
