@@ -1,7 +1,7 @@
-"""What every test run shares: the stacks of a server test its watchdog ended
-(tests/server/conftest.py writes them to build/test-watchdog/), printed in the run's summary. It is
-here because pytest-xdist's controller loads only this top conftest when run without paths, and
-the summary is the controller's."""
+"""What every test run shares: where a server test its watchdog ended leaves its stacks
+(`watchdog_dir`: tests/server/conftest.py writes them), printed in the run's summary. It is here
+because pytest-xdist's controller loads only this top conftest when run without paths, and the
+summary is the controller's."""
 
 from __future__ import annotations
 
@@ -9,8 +9,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 WATCHDOG_DIR = Path(__file__).resolve().parents[1] / "build" / "test-watchdog"
 SINCE = time.time()  # when this run began: older stacks are an earlier run's
+
+
+@pytest.fixture(scope="session")
+def watchdog_dir() -> Path:
+    """The folder of hung tests' stacks, one file per test process (`build/test-watchdog/`)."""
+    return WATCHDOG_DIR
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -58,24 +58,20 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-# Where a hung test's stacks are written (tests/conftest.py prints them in the run's summary):
-# pytest-xdist reports only "worker crashed" when the watchdog ends a worker, and the worker's
-# captured stderr goes with it.
-WATCHDOG_DIR = Path(__file__).resolve().parents[2] / "build" / "test-watchdog"
-
-
 @pytest.fixture(autouse=True)
-def _watchdog(request: pytest.FixtureRequest) -> Iterator[None]:
+def _watchdog(request: pytest.FixtureRequest, watchdog_dir: Path) -> Iterator[None]:
     """A hung server test dumps every thread's stack and exits instead of blocking the suite (a
     test of whole clusters under load gets three times as long). The stacks go to a file in
-    WATCHDOG_DIR."""
+    `watchdog_dir`, which the run's summary prints (tests/conftest.py): pytest-xdist reports only
+    "worker crashed" when the watchdog ends a worker, and the worker's captured stderr goes with
+    it."""
     import faulthandler
 
     bound = float(os.environ.get("PARLOUR_TEST_WATCHDOG", "240"))
     if request.node.get_closest_marker("cluster") is not None:
         bound *= 3
-    WATCHDOG_DIR.mkdir(parents=True, exist_ok=True)
-    path = WATCHDOG_DIR / f"{os.getpid()}.txt"
+    watchdog_dir.mkdir(parents=True, exist_ok=True)
+    path = watchdog_dir / f"{os.getpid()}.txt"
     with path.open("w") as dump:
         started = time.strftime("%H:%M:%S")
         dump.write(f"{request.node.nodeid}: still running {bound:.0f} s after {started}\n")
