@@ -612,3 +612,129 @@ def test_parlour_leaderboard_prints_the_table_from_the_database(
     assert "No rated games of whot (english) yet" in capsys.readouterr().out
     assert parlour_main(["leaderboard", "chess", "--database", sqlite_url]) == 2
     assert parlour_main(["leaderboard", "whot", "--server", "ftp://x"]) == 2
+
+
+# --- rating integrity: leaving, hints, weakened bots (docs/architecture.md, "Leaving a rated game")
+def _rated_table(c: Any, account: dict[str, Any], **body: Any) -> dict[str, Any]:
+    body = {"game": "whot", "players": 2, "match": "single", "name": "me", "rated": True, **body}
+    r = c.post("/api/tables", json=body, headers=csrf(account))
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+@in_process
+def test_a_host_who_closes_a_rated_game_loses_it(sqlite_url: str) -> None:
+    with server(sqlite_url) as c:
+        ada = signup(c, "Ada")
+        t = _rated_table(c, ada, bots={"1": "medium"})
+        me = Seat(c, t["code"], t["token"], t["seat"])
+        me.until("view")  # the game has started
+        auth = {"Authorization": f"Bearer {t['token']}"}
+        assert c.post(f"/api/tables/{t['code']}/close", headers=auth).status_code == 200
+        me.close()
+        board = wait_for(lambda: c.get("/api/leaderboard/whot").json()["players"])
+        by_name = {p["name"]: p for p in board}
+        assert set(by_name) == {"Ada", "hint bot"}
+        assert by_name["Ada"]["games"] == 1 and by_name["Ada"]["wins"] == 0
+        assert by_name["hint bot"]["wins"] == 1  # the one who stayed wins
+        assert [p["name"] for p in board] == ["hint bot", "Ada"]
+
+
+@in_process
+def test_closing_a_rated_table_between_games_rates_nothing(sqlite_url: str) -> None:
+    with server(sqlite_url) as c:
+        ada = signup(c, "Ada")
+        t = _rated_table(c, ada, bots={"1": "medium"}, match="series-3")
+        play_to_the_end(c, t["code"], t["token"], t["seat"])
+        board = wait_for(lambda: c.get("/api/leaderboard/whot").json()["players"])
+        auth = {"Authorization": f"Bearer {t['token']}"}
+        assert c.post(f"/api/tables/{t['code']}/close", headers=auth).status_code == 200
+        assert c.get("/api/leaderboard/whot").json()["players"] == board  # one game, once
+
+
+def test_a_person_a_bot_stood_in_for_loses_the_rated_game(db_url: str) -> None:
+    """Ada went away and the hint bot played her seat on (the seat keeps her account): the bot
+    won, but Ada left, so Ada ranks last and the bot standing in is not rated."""
+    store = Store(db_url)
+    try:
+        ada = store.create_account("Ada", "ada", "hash")
+        bob = store.create_account("Bob", "bob", "hash")
+        row = TableRow(
+            code="LEFT01", created_at=time.time(), game="whot", players=3, preset="nigerian",
+            rules={}, match_format="single", match_seed=1, move_clock=0.0, bot_delay=0.0,
+            auto_next=False, status="waiting", host_hash="h", rated=True,
+            seats=[
+                SeatRow(0, "hint bot (for Ada)", "hint", None, ada),
+                SeatRow(1, "Bob", None, "t", bob),
+                SeatRow(2, "greedy bot", "greedy", None),
+            ],
+        )  # fmt: skip
+        fence = store.create_table(row, "w1")
+        assert fence is not None
+        game_id, fence = store.start_game(fence, 0, 3, [0, 1, 2], 7, {}, {})
+        result = {"winners": [0], "points": [0, 5, 9], "lower_is_better": True, "ranks": [1, 2, 3]}
+        store.finish_game(fence, game_id, result, "finished")
+        board = store.leaderboard("whot", "nigerian")
+        assert [(p["name"], p["games"], p["wins"]) for p in board] == [
+            ("Bob", 1, 0.0),
+            ("greedy bot", 1, 0.0),
+            ("Ada", 1, 0.0),
+        ]
+        assert [h["rank"] for h in store.profile(f"a:{ada}")["history"]] == [3]  # type: ignore[index]
+    finally:
+        store.close()
+
+
+@in_process
+def test_a_rated_table_hands_an_idle_seat_to_a_bot(sqlite_url: str) -> None:
+    with server(sqlite_url) as c:
+        ada = signup(c, "Ada")
+        for body, words in (
+            ({"idle_timeout": 0}, "idle_timeout"),
+            ({"idle_timeout": 60, "on_idle": "free"}, "on_idle"),
+        ):
+            r = c.post(
+                "/api/tables",
+                json={"game": "whot", "players": 2, "name": "me", "rated": True, **body},
+                headers=csrf(ada),
+            )
+            assert r.status_code == 400 and words in r.json()["message"], r.text
+
+
+@in_process
+def test_no_hints_at_a_rated_table(sqlite_url: str) -> None:
+    with server(sqlite_url) as c:
+        ada = signup(c, "Ada")
+        t = _rated_table(c, ada, bots={"1": "medium"})
+        me = Seat(c, t["code"], t["token"], t["seat"])
+        v = me.until("view")
+        while v["to_play"] != t["seat"]:
+            v = me.until("view")
+        me.send({"type": "hint"})
+        answer = me.recv()
+        while answer["type"] not in ("hint", "error"):
+            answer = me.recv()
+        assert answer["type"] == "error", answer
+        assert answer["code"] == "rated" and "rated" in answer["message"]
+        assert c.get(f"/api/tables/{t['code']}").json()["rated"]
+
+
+@in_process
+def test_rated_bots_are_levels_and_rated_as_their_level(sqlite_url: str) -> None:
+    with server(sqlite_url) as c:
+        ada = signup(c, "Ada")
+        for weak in ("ismcts:iterations=1", "ismcts", "ismcts:iterations=5000"):
+            r = c.post(
+                "/api/tables",
+                json={"game": "whot", "players": 2, "name": "me", "rated": True,
+                      "bots": {"1": weak}},
+                headers=csrf(ada),
+            )  # fmt: skip
+            assert r.status_code == 400 and r.json()["error"] == "bad_bot", r.text
+            assert "level" in r.json()["message"]
+        rated_game(c, ada, bots={"1": "expert"})  # a level by its name
+        rated_game(c, ada, bots={"1": "counter"})  # … or by its bot's spec: the same player
+        board = wait_for(lambda: c.get("/api/leaderboard/whot").json()["players"])
+        bots = [p for p in board if p["kind"] == "bot"]
+        assert [(p["player"], p["games"]) for p in bots] == [("bot:counter", 2)]

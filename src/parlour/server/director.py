@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.core.registry import info
 
 from .store import TableRow
-from .tables import TableError, plan_table, random_code
+from .tables import IDLE_FALLBACK, TableError, plan_table, random_code
 from .tournament import Entrant, Outcome, next_round, standings, swiss_rounds
 
 if TYPE_CHECKING:
@@ -34,7 +34,6 @@ __all__ = ["TournamentDirector", "outcomes_of"]
 log = logging.getLogger("parlour.server")
 
 OVER = ("finished", "closed", "expired")  # a table in one of these states plays no more
-IDLE_FALLBACK = 300.0  # a tournament seat's idle timeout when the server's is 0 (never)
 
 
 def entrants_of(data: dict[str, Any]) -> list[Entrant]:

@@ -626,6 +626,10 @@ class Gateway:
                 raise TableError("no game is being played at this table now", 409, "no_game")
             if t.seat_to_play() != seat:
                 raise TableError("a hint is for your own turn", 409, "not_your_turn")
+            if t.rated:
+                raise TableError(
+                    "no hints at a rated table: its games are yours alone", 403, "rated"
+                )
             view, legal, ply = t.state.view(t.local_player(seat)), t.state.legal_moves(), t.ply
             names = t.player_names()
         move, why = await asyncio.to_thread(advise, view, legal, t.game, bot, None, names)

@@ -12,7 +12,7 @@ from typing import Any
 from parlour.bots import bot_names
 from parlour.bots.levels import LEVEL_NAMES, levels, resolve
 
-__all__ = ["levels_for", "seat_bot"]
+__all__ = ["is_level_bot", "level_names", "levels_for", "seat_bot"]
 
 
 def levels_for(game: str) -> list[dict[str, Any]]:
@@ -56,3 +56,14 @@ def seat_bot(spec: str, game: str) -> tuple[str, str]:
     levels."""
     name = spec.strip()
     return resolve(name, game), name if name in LEVEL_NAMES else name.partition(":")[0]
+
+
+def level_names(game: str) -> list[str]:
+    """The names of the levels offered for `game`, easiest first."""
+    return [lv["name"] for lv in levels_for(game)]
+
+
+def is_level_bot(spec: str, game: str) -> bool:
+    """Whether a bot spec is exactly the bot of one of `game`'s levels (a rated table seats no
+    other: a weakened search is not the level its kind plays at)."""
+    return spec.strip() in {lv["bot"] for lv in levels_for(game)}

@@ -33,7 +33,7 @@ its oldest entry has waited its W, a table is formed with it, the compatible ent
 accept bots, and `hint` bots in the other seats.
 
 **Rated or not.** The table is rated when every person at it is logged in (bots fill seats of
-rated tables on main too, and are rated as their kind); one guest makes it unrated. The rules
+rated tables on main too, and are rated as their level); one guest makes it unrated. The rules
 are the preset's as they are, as a rated table needs.
 
 Nobody hosts a quick-match table: it starts by itself, and plays one game (`single`); to play
@@ -68,7 +68,7 @@ from .schema import quick_entries as q
 from .schema import ratings
 from .settings import Settings
 from .store import Store, TableRow, _insert_table
-from .tables import TableError, clean_name, hash_token, plan_table
+from .tables import IDLE_FALLBACK, TableError, clean_name, hash_token, plan_table
 
 __all__ = ["BOT", "Entry", "QuickMatch", "band", "band_words", "find_groups"]
 
@@ -513,7 +513,9 @@ class QuickMatch:
             bot_limits=st.bot_limits,
             match="single",  # one game: play again by queueing again
             private=True,
-            idle_timeout=st.idle_timeout,
+            # nobody hosts it: an absent person's seat goes to a bot even on a server whose
+            # ordinary tables never hand seats on, so every game ends (and, rated, counts)
+            idle_timeout=st.idle_timeout or IDLE_FALLBACK,
             bot_table_min_delay=st.bot_table_min_delay,
         )
         names: set[str] = {s.name for s in row.seats if s.name}

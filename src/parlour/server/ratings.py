@@ -7,9 +7,15 @@ and an uncertainty `sigma`, so a newcomer moves fast and settles), and already r
 `parlour simulate`'s tournaments (`sim/ratings.py`). A leaderboard orders players by the
 conservative `ordinal` = mu - 3 sigma.
 
-A player is `a:<account id>` or `bot:<kind>` (the bot spec's kind: `hint`, `ismcts`, `random`, …,
-its parameters left out). A bot kind in several seats of one game is rated once, at its best
-rank (as `sim/ratings.py` does).
+A player is `a:<account id>` or `bot:<spec>`: a bot is rated as the whole spec it plays, and a
+rated table seats only bots of the game's levels (`tables.plan_table`), so `bot:counter` is Whot!'s
+expert and a weakened search (`ismcts:iterations=1`) can never be rated as the expert it is not.
+(Ratings stored before bots were rated by level are `bot:<kind>` rows: kept, no longer moved.) A bot
+in several seats of one game is rated once, at its best rank (as `sim/ratings.py` does).
+
+Leaving a rated game loses it (docs/architecture.md, "Leaving a rated game"): a seat that a bot
+took over from its person (idle, or out of time) keeps the person's account, and at the end that
+person ranks last, below everyone who stayed; the bot standing in is not rated.
 """
 
 from __future__ import annotations
@@ -18,7 +24,16 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-__all__ = ["MODEL", "Rating", "bot_player", "ordinal", "player_of_seat", "rate"]
+__all__ = [
+    "MODEL",
+    "Rating",
+    "bot_player",
+    "left_the_game",
+    "ordinal",
+    "player_of_seat",
+    "ranks_with_leavers",
+    "rate",
+]
 
 MODEL = PlackettLuce()
 
@@ -44,16 +59,33 @@ def fresh() -> Rating:
 
 
 def bot_player(spec: str) -> str:
-    return "bot:" + spec.split(":")[0]
+    return "bot:" + spec.strip()
 
 
 def player_of_seat(account_id: int | None, bot: str | None) -> str | None:
-    """The rated player of a seat: its account, else its bot's kind (None: a guest)."""
+    """The rated player of a seat: its account (the person, or the person a bot stands in for),
+    else its bot's spec (None: a guest)."""
     if account_id is not None:
         return f"a:{account_id}"
     if bot is not None:
         return bot_player(bot)
     return None
+
+
+def left_the_game(account_id: int | None, bot: str | None) -> bool:
+    """Whether a seat's person left it to a bot standing in (an account with a bot in its seat)."""
+    return account_id is not None and bot is not None
+
+
+def ranks_with_leavers(ranks: dict[str, int], left: set[str]) -> dict[str, int]:
+    """The ranks to rate a game by when some players left it: those who stayed keep their order
+    (`ranks`, 1 for the best; a game closed before its end has none, so all share 1), and those
+    who left share the place below them all."""
+    stayed = {p: r for p, r in ranks.items() if p not in left}
+    # places among those who stayed, as a table of results counts them (1, 2, 2, 4)
+    out = {p: 1 + sum(other < r for other in stayed.values()) for p, r in stayed.items()}
+    out.update(dict.fromkeys(left, len(out) + 1))
+    return out
 
 
 def rate(before: dict[str, Rating], ranks: dict[str, int]) -> dict[str, Rating]:

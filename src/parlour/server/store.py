@@ -204,16 +204,22 @@ def _insert_table(conn: Any, row: TableRow, owner: str | None) -> None:
     )
 
 
-def _rate_game(conn: Any, game_id: int) -> bool:
-    """Inside a transaction: move the ratings of the players of a finished game of a rated table,
-    once. `rated_at` is set by a compare-and-set first, so a finish processed twice (a retry, a
-    worker adopting the table after a crash) finds it set and changes nothing."""
+def _rate_game(conn: Any, game_id: int, closed_by: frozenset[int] = frozenset()) -> bool:
+    """Inside a transaction: move the ratings of the players of a game of a rated table, once:
+    a finished game by its result, or (`closed_by`: the seats of whoever closed the table) one
+    closed before its end. `rated_at` is set by a compare-and-set first, so a finish processed
+    twice (a retry, a worker adopting the table after a crash) finds it set and changes nothing.
+
+    Whoever left the game ranks last (docs/architecture.md, "Leaving a rated game"): a seat a bot
+    took over from its person (the seat keeps the account), and the seats of whoever closed it."""
     g = conn.execute(
         select(games, tables.c.game, tables.c.preset, tables.c.rated)
         .join(tables, tables.c.code == games.c.table_code)
         .where(games.c.id == game_id)
     ).first()
-    if g is None or not g.rated or g.result is None or g.rated_at is not None:
+    if g is None or not g.rated or g.rated_at is not None:
+        return False
+    if g.result is None and not closed_by:
         return False
     now = time.time()
     res = conn.execute(
@@ -221,22 +227,37 @@ def _rate_game(conn: Any, game_id: int) -> bool:
     )
     if res.rowcount != 1:
         return False
-    by_seat = {
-        r.seat: rating_model.player_of_seat(r.account_id, r.bot)
-        for r in conn.execute(select(seats).where(seats.c.table_code == g.table_code))
+    seat_rows = {
+        r.seat: r for r in conn.execute(select(seats).where(seats.c.table_code == g.table_code))
     }
-    result = dict(g.result)
-    ranks: dict[str, int] = {}
+    result = dict(g.result) if g.result is not None else None
+    placed: dict[str, int] = {}
     won: dict[str, float] = {}
-    winners = list(result.get("winners") or [])
+    left: set[str] = set()
+    winners = list(result.get("winners") or []) if result is not None else []
     for index, seat in enumerate(g.seats):
-        player = by_seat.get(seat)
-        if player is None or index >= len(result["ranks"]):
+        row = seat_rows.get(seat)
+        player = None if row is None else rating_model.player_of_seat(row.account_id, row.bot)
+        if row is None or player is None:
             continue  # a guest (a seat freed and taken again unrated): not rated
+        if rating_model.left_the_game(row.account_id, row.bot) or seat in closed_by:
+            left.add(player)
+            continue
+        if result is None:
+            placed[player] = 1  # a game closed before its end: those who stayed share first
+            continue
+        if index >= len(result["ranks"]):
+            continue
         rank = int(result["ranks"][index])
-        ranks[player] = min(ranks.get(player, rank), rank)  # a bot in two seats: its best
+        placed[player] = min(placed.get(player, rank), rank)  # a bot in two seats: its best
         if index in winners:
             won[player] = won.get(player, 0.0) + 1.0 / len(winners)
+    ranks = rating_model.ranks_with_leavers(placed, left)
+    if result is None:
+        stayed = [p for p in ranks if p not in left]
+        won = {p: 1.0 / len(stayed) for p in stayed}
+    for player in left:
+        won.pop(player, None)  # a bot standing in may have won: the one who left did not
     preset = g.preset or ""
     before: dict[str, rating_model.Rating] = {}
     counts: dict[str, tuple[int, float]] = {}
@@ -618,6 +639,14 @@ class Store:
                 .values(finished_at=time.time(), result=result)
             )
             _rate_game(conn, game_id)
+        return after
+
+    def close_rated_game(self, fence: Fence, game_id: int, closed_by: frozenset[int]) -> Fence:
+        """Close a rated table in the middle of game `game_id`: its status, and the game rated
+        with the seats of whoever closed it (`closed_by`) last, in one transaction."""
+        with self.engine.begin() as conn:
+            after = _advance(conn, fence, status="closed")
+            _rate_game(conn, game_id, closed_by)
         return after
 
     def rate_game(self, game_id: int) -> bool:

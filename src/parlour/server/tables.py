@@ -25,8 +25,12 @@ from parlour.core import Match, Move, ParlourError, Result, RulesError, State
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import fresh_seed
 
-from .levels import seat_bot
+from .levels import is_level_bot, level_names, seat_bot
 from .store import SeatRow, TableRow
+
+# the idle timeout of a seat at a table nobody hosts (a tournament's round, a quick match) on a
+# server whose ordinary tables never hand seats on (idle_timeout 0): its games must still end
+IDLE_FALLBACK = 300.0
 
 __all__ = [
     "CODE_ALPHABET",
@@ -199,6 +203,23 @@ def plan_table(
             )
         if len(bots) == g.players:
             raise TableError("a rated table needs a seat for at least one person", 400)
+        if host_name is None:
+            raise TableError("the host of a rated table plays at it: give your name", 400)
+        # a game abandoned there must still end, and count against whoever left it
+        if idle_timeout == 0 or on_idle != "bot":
+            raise TableError(
+                "a rated table hands an absent player's seat to a bot (who plays on, and the one "
+                "who left loses): idle_timeout from 30 s and on_idle 'bot'",
+                400,
+            )
+        for seat, spec in bots.items():
+            if not is_level_bot(spec, g.name):
+                raise TableError(
+                    f"a rated table's bots play at a level ({', '.join(level_names(g.name))}): "
+                    f"{asked[seat]!r} is not one",
+                    400,
+                    "bad_bot",
+                )
         # ratings are kept per preset: house rules would be rated as the preset they changed
         plain = parlour.make(game, players=g.players, rules=g.preset)
         if g.preset is None or rules_to_dict(plain.rules) != rules_to_dict(g.rules):

@@ -174,8 +174,15 @@ class OwnedTable:
                 return {"closed": self.code}
             self._cancel_tasks()
             self.deadline = None
-            await self._write(self.worker.db.store.set_status, "closed")
-            self.table.status = "closed"
+            t = self.table
+            store = self.worker.db.store
+            if t.rated and t.live and t.game_id is not None:
+                # closing a rated game before its end leaves it: the host's seat loses it
+                host = frozenset(s.seat for s in t.seats if s.token_hash == t.host_hash)
+                await self._write(store.close_rated_game, t.game_id, host)
+            else:
+                await self._write(store.set_status, "closed")
+            t.status = "closed"
             await self.publish("status", message=why)
         self.worker.forget(self)
         return {"closed": self.code}

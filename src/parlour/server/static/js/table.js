@@ -552,7 +552,9 @@ class TablePage {
     document.title = `${mine ? "● Your turn · " : ""}${this.info.title} · ${this.code} · parlour`;
     this.drawSince(m, mine, first);
     this.wasMine = mine;
-    e.hintBtn.disabled = !mine;
+    // no engine help where ratings are at stake: the server refuses hints at a rated table
+    e.hintBtn.hidden = Boolean(this.info.rated);
+    e.hintBtn.disabled = !mine || e.hintBtn.hidden;
     e.hintText.textContent = "";
     if (m.clock && !m.result) {
       this.clockSeat = m.clock.seat;
