@@ -431,3 +431,43 @@ def test_the_empty_places_may_be_a_level_and_its_bots_are_named_after_it(sqlite_
             )
         ).all()
     assert sorted(rows) == [(f"medium bot {k}", medium) for k in (1, 2, 3)]
+
+
+# --- the caps on tables of bots hold for tournaments (docs/architecture.md, "Tournaments") -------
+CAPS = {"max_bot_tables": 4, "bot_tables_per_client": 3}
+
+
+def test_a_tournament_that_could_fill_more_tables_of_bots_than_its_maker_may_run_does_not_start(
+    db_url: str,
+) -> None:
+    with client(db_url, **CAPS) as c:
+        made = make(c, game=SWISS_GAME, format="swiss", size=128, bot_fill="hint", bot_delay=0)
+        r = c.post(
+            f"/api/tournaments/{made['id']}/start",
+            headers={"Authorization": f"Bearer {made['host_token']}"},
+        )
+        assert r.status_code == 429 and r.json()["error"] == "too_many_bots", r.text
+        assert "64 tables of bots" in r.json()["message"] and "3" in r.json()["message"]
+        got = c.get(f"/api/tournaments/{made['id']}").json()
+        assert got["status"] == "open" and got["rounds_played"] == []
+        # nothing was opened: anyone may still open a table of bots
+        body = {"game": "whot", "players": 2, "bots": {"0": "random", "1": "random"}}
+        assert c.post("/api/tables", json={**body, "bot_delay": 1}).status_code == 200
+
+
+def test_a_tournaments_tables_of_bots_count_against_its_makers_caps(db_url: str) -> None:
+    with client(db_url, **CAPS) as c:
+        # six bots in pairs: three tables of bots only, as many as the maker may run
+        made = make(c, game=SWISS_GAME, format="swiss", size=6, bot_fill="hint", bot_delay=10)
+        start(c, made)
+        end = time.monotonic() + 60
+        while not c.get(f"/api/tournaments/{made['id']}").json()["rounds_played"]:
+            assert time.monotonic() < end, "the first round was not opened"
+            time.sleep(0.1)
+        body = {"game": "whot", "players": 2, "bots": {"0": "random", "1": "random"}}
+        r = c.post("/api/tables", json={**body, "bot_delay": 1})
+        assert r.status_code == 429 and "3 tables of bots" in r.json()["message"], r.text
+        tables = c.get(f"/api/tournaments/{made['id']}").json()["rounds_played"][0]["tables"]
+        assert len(tables) == 3
+        for t in tables:  # the maker closes nothing of the tournament's: the tables play on
+            assert not t["over"]

@@ -133,15 +133,14 @@ class TournamentDirector:
             if done:
                 log.info("tournament %s finished after %d rounds", tid, current)
             return "finished" if done else "raced"
-        counts = await self.db.call(store.open_counts, None)
-        if counts["all"] + len(seating.tables) > self.settings.max_tables:
-            return "full"
         by_number = {e["number"]: e for e in data["entrants"]}
         rows: list[tuple[TableRow, list[int]]] = []
         codes: set[str] = set()
         for seats in seating.tables:
             code = await self._new_code(codes)
             rows.append((self._plan(t, code, [by_number[n] for n in seats]), seats))
+        if not await self._room_for([row for row, _ in rows], t["creator"]):
+            return "full"
         opened = await self.db.call(
             store.open_round, tid, current, seating.round, rows, seating.byes, self.worker.id
         )
@@ -150,6 +149,21 @@ class TournamentDirector:
         for row, _ in rows:
             await self.worker.adopt(row.code)
         return "opened"
+
+    async def _room_for(self, rows: list[TableRow], creator: str | None) -> bool:
+        """Whether a round's tables fit the server's caps now. A table of bots only is the
+        tournament's creator's, as if they had opened it (`tables.creator`): it counts against
+        their `bot_tables_per_client` and the server's `max_bot_tables`, so that no one client
+        fills the server with bots through a tournament (the start refuses a tournament whose
+        rounds could not fit; this waits while the creator's other tables of bots play on)."""
+        st = self.settings
+        counts = await self.db.call(self.db.store.open_counts, creator)
+        bots_only = sum(all(s.bot is not None for s in row.seats) for row in rows)
+        if counts["all"] + len(rows) > st.max_tables:
+            return False
+        if counts["bots"] + bots_only > st.max_bot_tables:
+            return False
+        return creator is None or counts["my_bots"] + bots_only <= st.bot_tables_per_client
 
     def _plan(self, t: dict[str, Any], code: str, seated: list[dict[str, Any]]) -> TableRow:
         """A round's table: one game, not listed in the lobby, every seat filled."""
@@ -174,6 +188,8 @@ class TournamentDirector:
             seat.name = e["name"]
             if e["bot"] is None:
                 seat.token_hash = e["token_hash"]
+        if all(e["bot"] is not None for e in seated):
+            row.creator = t["creator"]  # its bots think on the creator's share (_room_for)
         return row
 
     async def _new_code(self, taken: set[str]) -> str:

@@ -394,7 +394,7 @@ class OwnedTable:
         # The bot thinks with the lock released (a search in a worker process).
         try:
             move: Move | None = await self.worker.thinker.choose(
-                t.game, bot, spec, view, legal, seed
+                t.game, bot, spec, view, legal, seed, payer=t.creator or t.code
             )
         except asyncio.CancelledError:
             raise

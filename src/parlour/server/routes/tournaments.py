@@ -125,6 +125,29 @@ async def create_tournament(
     )
 
 
+async def _check_bot_tables(
+    db: DbDep, settings: SettingsDep, t: dict[str, Any], entrants: int
+) -> None:
+    """A tournament's tables of bots only are its creator's (server/director.py): refuse to start
+    one whose empty places, filled with bots, could seat more tables of bots in a round than the
+    creator may run, so that no one client gets around the caps on tables of bots."""
+    if t["bot_fill"] is None or t["creator"] is None:
+        return
+    bots = max(0, t["max_entrants"] - entrants)
+    tables = bots // t["table_size"]  # a round's most tables of bots only
+    counts = await db.call(db.store.open_counts, t["creator"])
+    allowed = settings.bot_tables_per_client - counts["my_bots"]
+    if tables > allowed:
+        running = f" (you run {counts['my_bots']} already)" if counts["my_bots"] else ""
+        raise TableError(
+            f"its {bots} bot places could fill {tables} tables of bots only in a round, and you "
+            f"may run {settings.bot_tables_per_client} tables of bots{running}: make it smaller "
+            "or wait for more people to enter",
+            429,
+            "too_many_bots",
+        )
+
+
 async def _new_id(db: DbDep) -> str:
     for _ in range(50):
         tid = random_code(8)
@@ -280,12 +303,14 @@ async def start_tournament(
     tid: str,
     request: Request,
     db: DbDep,
+    settings: SettingsDep,
     authorization: str | None = Header(None),
 ) -> dict[str, Any]:
     data = await _load(db, tid)
     t = data["tournament"]
     if hash_token(bearer(authorization)) != t["host_hash"]:
         raise TableError("only the host's token may do this", 403, "not_host")
+    await _check_bot_tables(db, settings, t, len(data["entrants"]))
     how = await db.call(db.store.start_tournament, t["id"], swiss_rounds)
     if how == "started":
         raise TableError("the tournament has started already", 409, "started")
