@@ -77,6 +77,7 @@ log = logging.getLogger("parlour.server")
 BOT = "hint"  # the bot that fills seats
 CHANNEL = "quick"  # the bus channel on which a match wakes the long polls of every gateway
 KEEP_DONE = 86400.0  # seconds a matched, left or expired entry stays readable
+REREAD_EVERY = 1.0  # seconds between a long poll's reads of its entry (a match wakes it sooner)
 
 
 # --- the rules of matching: pure functions --------------------------------------------------------
@@ -389,9 +390,9 @@ class QuickMatch:
                 found["status"] == "waiting" and time.monotonic() < deadline and not self._stopping
             ):
                 left = deadline - time.monotonic()
-                # woken by a match on any gateway; the database read again each second
+                # woken by a match on any gateway; the database read again each REREAD_EVERY
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), min(1.0, left))
+                    await asyncio.wait_for(event.wait(), min(REREAD_EVERY, left))
                 event.clear()
                 again = await self.db.call(store_entry, self.db.store, th, account_id, self.clock())
                 found = again or found
