@@ -59,3 +59,59 @@ def test_each_games_key_table_is_what_its_views_hold(
     for name, rules, players in games:
         seen |= views_keys(name, rules, players)
     assert table_keys(heading) == seen
+
+
+# --- the messages: each table of messages here is what server/messages.py declares ---------------
+def table_rows(section: str) -> list[list[str]]:
+    """The cells of the first table under a heading (or a paragraph's bold lead-in)."""
+    start = DOC.index(section)
+    body = DOC[start:].split("\n\n|", 1)[1].split("\n\n", 1)[0]
+    return [[c.strip() for c in row.strip("|").split("|")] for row in body.splitlines()[2:]]
+
+
+def names(cell: str) -> list[str]:
+    return re.findall(r"`([a-z_]+)`", cell)
+
+
+def test_the_client_messages_table_is_what_the_server_reads() -> None:
+    from parlour.server.messages import CLIENT_IN
+
+    documented = {re.search(r'"type": "([a-z_]+)"', row[0]).group(1)  # type: ignore[union-attr]
+                  for row in table_rows("## Client → server")}  # fmt: skip
+    assert documented == {c.type for c in CLIENT_IN}
+
+
+def test_every_server_message_is_documented_and_nothing_else() -> None:
+    from typing import get_args, get_type_hints
+
+    from parlour.server.messages import ClientOut
+
+    out = DOC[DOC.index("## Server → client") : DOC.index("## Chat")]
+    documented = set(re.findall(r"\*\*`([a-z_]+)`\*\*", out)) | {"pong"}  # pong: the ping row
+    declared = {get_args(get_type_hints(t)["type"])[0] for t in get_args(ClientOut)}
+    assert documented == declared
+
+
+def test_the_requests_table_is_what_the_workers_answer() -> None:
+    from dataclasses import fields
+
+    from parlour.server.messages import _ASKS
+
+    rows = table_rows("**Requests**")
+    assert {names(r[0])[0] for r in rows} == set(_ASKS)
+    for request, fields_cell, answer_cell in rows:
+        ask = _ASKS[names(request)[0]]
+        assert names(fields_cell) == [f.name for f in fields(ask)], request
+        answer, *answer_fields = names(answer_cell)
+        assert answer == ask.answer.kind, request
+        assert answer_fields == [f.name for f in fields(ask.answer)], request
+
+
+def test_the_updates_table_is_what_a_tables_channel_carries() -> None:
+    from dataclasses import fields
+
+    from parlour.server.messages import UPDATES
+
+    rows = table_rows("**Updates**")
+    declared = {u.kind: [f.name for f in fields(u) if f.name != "table"] for u in UPDATES}
+    assert {names(r[0])[0]: names(r[1]) for r in rows} == declared

@@ -19,6 +19,7 @@ from parlour.server import gateway as gateway_module
 from parlour.server.bus import LocalBus
 from parlour.server.database import Database
 from parlour.server.gateway import Gateway
+from parlour.server.messages import ChatLines, ChatLinesAnswer
 from parlour.server.schema import workers
 from parlour.server.store import Store
 from parlour.server.tables import plan_table
@@ -122,12 +123,12 @@ def test_a_request_waiting_on_a_dead_owner_goes_to_the_new_one_when_it_says_so(
         try:
             await db.call(store.create_table, whot_table("ORPHAN"), "gone")
             await gateway.replica("ORPHAN")  # watched here: the gateway hears its channel
-            asked = asyncio.ensure_future(gateway.ask("ORPHAN", "chat_lines", wait=3600.0))
+            asked = asyncio.ensure_future(gateway.ask("ORPHAN", ChatLines(), wait=3600.0))
             await asyncio.sleep(0.1)  # sent to the dead owner; nobody answers
             assert not asked.done()
             await heir.start()  # adopts the table and says so
             async with asyncio.timeout(WAIT):
-                assert await asked == {"lines": []}  # answered by the heir
+                assert await asked == ChatLinesAnswer([])  # answered by the heir
         finally:
             await heir.stop()
             await gateway.stop()

@@ -19,6 +19,7 @@ from parlour.server.bus import LocalBus
 from parlour.server.connections import Conn
 from parlour.server.database import Database
 from parlour.server.gateway import Gateway
+from parlour.server.messages import Play
 from parlour.server.store import Store
 from parlour.server.tables import TableError
 from parlour.server.worker import TableWorker, table_channel
@@ -119,7 +120,9 @@ def test_a_rematch_opened_through_one_gateway_is_told_on_every_gateway(tmp_path:
             t = rep_a.table
             assert t.state is not None
             ply, move = t.ply, str(t.state.legal_moves()[0])
-            await a.ask(code, "move", seat=t.seat_to_play(), move=move, ply=ply)
+            seat = t.seat_to_play()
+            assert seat is not None
+            await a.ask(code, Play(seat, move, ply))
             await until(lambda ply=ply: bool(rep_a.table.ply > ply))  # type: ignore[misc]
         # gateway c stops hearing the table's channel: its rematch message is lost
         await c.bus.unsubscribe(table_channel(code), c._on_table)

@@ -10,6 +10,17 @@ from typing import Any
 import pytest
 
 from parlour.server.bus import SOCKET_TIMEOUT, BusDown, RedisBus
+from parlour.server.messages import BusMessage, ResultStored
+
+
+def numbered(n: int) -> ResultStored:
+    """A bus message that carries a number (a table's change `n`)."""
+    return ResultStored("T", n)
+
+
+def n_of(message: BusMessage) -> int:
+    assert isinstance(message, ResultStored), message
+    return message.seq
 
 
 def test_a_burst_of_publishes_waits_for_connections_instead_of_failing(redis_server: Any) -> None:
@@ -20,12 +31,12 @@ def test_a_burst_of_publishes_waits_for_connections_instead_of_failing(redis_ser
         bus = RedisBus(redis_server.url)
         got: list[int] = []
 
-        async def heard(channel: str, message: dict[str, Any]) -> None:
-            got.append(message["n"])
+        async def heard(channel: str, message: BusMessage) -> None:
+            got.append(n_of(message))
 
         try:
             await bus.subscribe("table:BURST", heard)
-            await asyncio.gather(*(bus.publish("table:BURST", {"n": n}) for n in range(500)))
+            await asyncio.gather(*(bus.publish("table:BURST", numbered(n)) for n in range(500)))
             for _ in range(500):  # delivered within 10 s
                 if len(got) == 500:
                     break
@@ -57,20 +68,20 @@ def test_a_killed_redis_is_a_bus_down_and_every_channel_is_heard_again_once_it_i
         old: list[int] = []
         new: list[int] = []
 
-        async def heard_old(channel: str, message: dict[str, Any]) -> None:
-            old.append(message["n"])
+        async def heard_old(channel: str, message: BusMessage) -> None:
+            old.append(n_of(message))
 
-        async def heard_new(channel: str, message: dict[str, Any]) -> None:
-            new.append(message["n"])
+        async def heard_new(channel: str, message: BusMessage) -> None:
+            new.append(n_of(message))
 
         try:
             await bus.subscribe("table:OLD", heard_old)
-            await bus.publish("table:OLD", {"n": 0})
+            await bus.publish("table:OLD", numbered(0))
             assert await _heard_within(old, 0, 5)
             own_redis.kill()
             raised = False
             try:
-                await bus.publish("table:OLD", {"n": 1})
+                await bus.publish("table:OLD", numbered(1))
             except BusDown:
                 raised = True
             await bus.subscribe("table:NEW", heard_new)  # no error: subscribed when it is back
@@ -79,8 +90,8 @@ def test_a_killed_redis_is_a_bus_down_and_every_channel_is_heard_again_once_it_i
             # what is published once Redis is back reaches both channels' handlers
             for n in range(2, 400):
                 with contextlib.suppress(BusDown):  # it may take the bus a moment to notice
-                    await bus.publish("table:OLD", {"n": n})
-                    await bus.publish("table:NEW", {"n": n})
+                    await bus.publish("table:OLD", numbered(n))
+                    await bus.publish("table:NEW", numbered(n))
                 if await _heard_within(old, n, 0.05) and await _heard_within(new, n, 0.05):
                     break
         finally:
@@ -103,24 +114,24 @@ def test_a_publish_to_a_stalled_redis_fails_in_seconds_instead_of_hanging(own_re
         bus = RedisBus(own_redis.url)
         got: list[int] = []
 
-        async def heard(channel: str, message: dict[str, Any]) -> None:
-            got.append(message["n"])
+        async def heard(channel: str, message: BusMessage) -> None:
+            got.append(n_of(message))
 
         try:
             await bus.subscribe("table:STALL", heard)
-            await bus.publish("table:STALL", {"n": 0})
+            await bus.publish("table:STALL", numbered(0))
             assert await _heard_within(got, 0, 5)
             own_redis.pause()
             began = time.monotonic()
             try:
                 with pytest.raises(BusDown):
-                    await asyncio.wait_for(bus.publish("table:STALL", {"n": 1}), 60)
+                    await asyncio.wait_for(bus.publish("table:STALL", numbered(1)), 60)
                 took = time.monotonic() - began
             finally:
                 own_redis.resume()
             for n in range(2, 200):
                 with contextlib.suppress(BusDown):
-                    await bus.publish("table:STALL", {"n": n})
+                    await bus.publish("table:STALL", numbered(n))
                 if await _heard_within(got, n, 0.05):
                     break
         finally:

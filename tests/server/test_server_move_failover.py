@@ -20,6 +20,7 @@ from parlour.server import Settings
 from parlour.server.bus import Handler, LocalBus
 from parlour.server.database import Database
 from parlour.server.gateway import Gateway
+from parlour.server.messages import BusMessage
 from parlour.server.store import Store
 from parlour.server.tables import Table, TableError, game_seeder, plan_table
 from parlour.server.worker import DEAD_AFTER, TableWorker
@@ -36,7 +37,7 @@ class CutOff:
         self.bus = bus
         self.answers = True
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(self, channel: str, message: BusMessage) -> None:
         if self.answers or not channel.startswith("gateway:"):
             await self.bus.publish(channel, message)
 

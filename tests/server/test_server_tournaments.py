@@ -278,7 +278,7 @@ def test_a_person_plays_their_rounds_with_their_entrant_token(sqlite_url: str) -
                 got = c.get(f"/api/tournaments/{made['id']}").json()
                 if got["round"] == number:
                     break
-                assert time.monotonic() < end, got
+                assert time.monotonic() < end, (got["status"], got["round"], got["rounds_played"])
                 time.sleep(0.05)
             (mine,) = [
                 t

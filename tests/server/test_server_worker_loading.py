@@ -12,6 +12,7 @@ from parlour.bots import BotLimits
 from parlour.server import Settings
 from parlour.server.bus import Handler, LocalBus
 from parlour.server.database import Database
+from parlour.server.messages import ChatLines, ChatLinesAnswer, Ready, ReadyAnswer, Reply, Request
 from parlour.server.store import Store
 from parlour.server.tables import plan_table
 from parlour.server.worker import TableWorker
@@ -34,8 +35,8 @@ def test_a_table_found_by_adopt_and_by_the_round_at_once_is_loaded_once(tmp_path
             owned = worker.tables["LOADED"]
             assert not owned.gone and owned.table.live  # its first game is dealt, by this copy
             # and the worker answers for it (a table it had let go of would be 'moved')
-            answer = await worker._answer("chat_lines", "LOADED", {})
-            assert answer == {"ok": {"lines": []}}
+            answer = await worker._answer(Request("r1", "LOADED", "gw", ChatLines()))
+            assert answer == Reply("r1", ChatLinesAnswer([]))
             assert worker.tables["LOADED"] is owned
         finally:
             await worker.stop()
@@ -66,11 +67,11 @@ def test_a_request_that_overtakes_the_adopt_is_answered_by_the_table_the_store_g
                 )  # fmt: skip
                 await db.call(store.create_table, row, owner)
             assert "OURS" not in worker.tables  # no adopt, no round yet
-            answer = await worker._answer("chat_lines", "OURS", {})
-            assert answer == {"ok": {"lines": []}}
+            answer = await worker._answer(Request("r1", "OURS", "gw", ChatLines()))
+            assert answer == Reply("r1", ChatLinesAnswer([]))
             assert "OURS" in worker.tables
-            refused = await worker._answer("chat_lines", "THEIRS", {})
-            assert refused["error"]["code"] == "moved", refused
+            refused = await worker._answer(Request("r2", "THEIRS", "gw", ChatLines()))
+            assert refused.refusal is not None and refused.refusal.code == "moved", refused
             assert "THEIRS" not in worker.tables
         finally:
             await worker.stop()
@@ -109,9 +110,9 @@ def test_a_request_during_the_load_is_answered_once_the_first_game_is_dealt(
             )  # fmt: skip
             await db.call(store.create_table, row, worker.id)
             _, answer = await asyncio.gather(
-                worker.adopt("READY"), worker._answer("ready", "READY", {})
+                worker.adopt("READY"), worker._answer(Request("r1", "READY", "gw", Ready()))
             )
-            assert answer == {"ok": {"status": "playing"}}
+            assert answer == Reply("r1", ReadyAnswer("playing"))
             stored = await db.call(store.load_table, "READY")
             assert stored is not None and stored.status == "playing"
         finally:

@@ -1,4 +1,4 @@
-"""The bus between gateways and table workers: publish JSON messages on named channels.
+"""The bus between gateways and table workers: publish typed messages on named channels.
 
 Two kinds, one interface: `LocalBus` connects the parts of one process (`make serve`), `RedisBus`
 the processes of a cluster through Redis pub/sub (redis-py's asyncio client). Pub/sub delivers at
@@ -13,7 +13,9 @@ the change and the replicas read it there. The listener reconnects by itself and
 channel again once Redis is back.
 
 Channels: `table:<code>` (a table's updates and presence, to every gateway watching it),
-`worker:<id>` (requests to the worker that owns a table), `gateway:<id>` (replies).
+`worker:<id>` (requests to the worker that owns a table), `gateway:<id>` (replies), `quick` (quick
+match). What each carries is `messages.BusMessage`: inside one process the objects themselves,
+through Redis their JSON (`to_json`, read back by `messages.decode`).
 """
 
 from __future__ import annotations
@@ -26,13 +28,15 @@ import random
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
+
+from .messages import BusMessage, decode
 
 __all__ = ["Bus", "BusDown", "Handler", "LocalBus", "LossyBus", "RedisBus", "make_bus", "tell"]
 
 log = logging.getLogger("parlour.server")
 
-Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
+Handler = Callable[[str, BusMessage], Awaitable[None]]
 
 PUBLISH_CONNECTIONS = 32  # connections to Redis a process publishes on at once, at most
 # a stalled Redis (stopped, or a network that drops packets) fails a publish after this long
@@ -51,7 +55,7 @@ class BusDown(Exception):
     sent. Nothing is lost by it: the database holds every change."""
 
 
-async def tell(bus: Bus, channel: str, message: dict[str, Any]) -> bool:
+async def tell(bus: Bus, channel: str, message: BusMessage) -> bool:
     """Publish a message whose loss the receivers make good from the database (a table's update,
     a prompt to look): a bus that is down is no failure of the sender. Whether it went out."""
     try:
@@ -64,7 +68,7 @@ async def tell(bus: Bus, channel: str, message: dict[str, Any]) -> bool:
 class Bus(Protocol):
     """Publish to a channel; handle what arrives on the channels subscribed to."""
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None: ...
+    async def publish(self, channel: str, message: BusMessage) -> None: ...
 
     async def subscribe(self, channel: str, handler: Handler) -> None: ...
 
@@ -80,7 +84,7 @@ class LocalBus:
     def __init__(self) -> None:
         self._handlers: dict[str, list[_Inbox]] = defaultdict(list)
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(self, channel: str, message: BusMessage) -> None:
         for inbox in self._handlers.get(channel, ()):
             inbox.put(channel, message)
 
@@ -107,10 +111,10 @@ class _Inbox:
 
     def __init__(self, handler: Handler) -> None:
         self.handler = handler
-        self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[str, BusMessage]] = asyncio.Queue()
         self.task = asyncio.ensure_future(self._run())
 
-    def put(self, channel: str, message: dict[str, Any]) -> None:
+    def put(self, channel: str, message: BusMessage) -> None:
         self.queue.put_nowait((channel, message))
 
     async def _run(self) -> None:
@@ -169,14 +173,15 @@ class RedisBus:
             log.warning("bus: Redis is back after %.1f s", time.monotonic() - self.down_since)
             self.down_since = None
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(self, channel: str, message: BusMessage) -> None:
         now = time.monotonic()
         if now < self._quiet_until:
             raise BusDown("Redis was unreachable a moment ago")
         if self.down_since is not None:  # this one tries: the others fail at once meanwhile
             self._quiet_until = now + SOCKET_TIMEOUT + PROBE_EVERY
         try:
-            await self._redis.publish(channel, json.dumps(message, separators=(",", ":")))
+            text = json.dumps(message.to_json(), separators=(",", ":"))
+            await self._redis.publish(channel, text)
         except self._errors as exc:
             self._down(exc)
             self._quiet_until = time.monotonic() + PROBE_EVERY
@@ -245,8 +250,9 @@ class RedisBus:
                 continue
             channel = item["channel"]
             try:
-                message = json.loads(item["data"])
-            except (TypeError, ValueError):
+                message = decode(json.loads(item["data"]))
+            except (TypeError, ValueError) as exc:  # BadMessage: another version's, say
+                log.warning("bus: a message on %s is not read: %s", channel, exc)
                 continue
             for inbox in self._handlers.get(channel, ()):
                 inbox.put(channel, message)
@@ -272,7 +278,7 @@ class LossyBus:
         self.rng = random.Random(seed)
         self.dropped = 0
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(self, channel: str, message: BusMessage) -> None:
         if self.rng.random() < self.drop:
             self.dropped += 1
             return

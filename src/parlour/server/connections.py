@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 from typing import Any
 
+from .messages import ClientOut
 from .wire import dumps
 
 __all__ = ["QUEUE_LIMIT", "Conn"]
@@ -33,7 +34,7 @@ class Conn:
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: ClientOut | str) -> None:
         if self.dropped:
             return
         text = message if isinstance(message, str) else dumps(message)

@@ -17,7 +17,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
 from parlour.bots.advise import advise
 from parlour.core import IllegalMove, NotLegalNow
@@ -28,6 +28,39 @@ from .chat import ChatLog, clean_line, new_line
 from .clients import Clients
 from .connections import Conn
 from .database import Database
+from .messages import (
+    A,
+    Adopt,
+    Ask,
+    BusMessage,
+    ChatLines,
+    ChatSaid,
+    ClientOut,
+    Close,
+    CloseIn,
+    HintOut,
+    Join,
+    Joined,
+    Moved,
+    MoveStored,
+    Next,
+    NextIn,
+    Owner,
+    Play,
+    Presence,
+    Ready,
+    Rematched,
+    Reply,
+    Request,
+    ResultStored,
+    SeatsChanged,
+    Started,
+    StatusChanged,
+    Update,
+    ViewOut,
+    WhyOut,
+    is_update,
+)
 from .rematch import check_rematch, plan_rematch
 from .settings import Settings
 from .store import TableRow
@@ -71,7 +104,7 @@ class Replica:
         self.earlier_chat: asyncio.Future[None] | None = None
 
     # --- views -----------------------------------------------------------------------------------
-    def view_for(self, conn: Conn) -> dict[str, Any]:
+    def view_for(self, conn: Conn) -> ViewOut:
         """The `view` message for a connection: the events it has not been sent yet, and only
         what changed in its view since the last one (`patch: true`), or the whole view on a new
         connection, a new game or a request for it."""
@@ -95,7 +128,7 @@ class Replica:
         for conn in list(self.conns):
             conn.send(self.view_for(conn))
 
-    def broadcast(self, message: dict[str, Any]) -> None:
+    def broadcast(self, message: ClientOut) -> None:
         text = wire.dumps(message)
         for conn in list(self.conns):
             conn.send(text)
@@ -128,53 +161,60 @@ class Replica:
             s.conns = counts.get(s.seat, 0)
 
     # --- updates from the owner ------------------------------------------------------------------
-    async def on_update(self, message: dict[str, Any]) -> None:
-        kind = message.get("kind")
-        if kind == "owner":  # a worker loaded it: asked first from now on
-            epoch = message.get("epoch")
-            if isinstance(epoch, int) and (self.owner is None or epoch >= self.owner[1]):
-                self.owner = (str(message.get("owner")), epoch)
-                self.gateway.owner_heard(self.code)
-        if kind == "presence":
-            gateway = str(message.get("gateway"))
-            seats = {int(k): int(v) for k, v in (message.get("seats") or {}).items()}
-            self.presence[gateway] = (seats, time.monotonic())
-            before = [s.conns for s in self.table.seats]
-            self.merge_presence()
-            if [s.conns for s in self.table.seats] != before:
-                self.broadcast_table()
-            return
-        if kind == "chat":  # a line said at the table, through any gateway
-            line = message.get("line")
-            if isinstance(line, dict) and self.chat.add(line):
-                self.broadcast(wire.chat([line]))
-            return
-        if kind == "rematch":  # the host opened the rematch (through any gateway)
-            self.tell_rematch(str(message.get("code")))
-            return
-        seq = int(message.get("seq", -1))
+    async def on_update(self, message: Update) -> None:
+        """An update on the table's channel: who owns it, who is connected where, a chat line, a
+        rematch — or the owner's next numbered change, played here exactly as there (a move is
+        checked again by the one gate, `State.apply`: the replica trusts no text)."""
+        match message:
+            case Owner(owner=owner, epoch=epoch):  # a worker loaded it: asked first from now on
+                if self.owner is None or epoch >= self.owner[1]:
+                    self.owner = (owner, epoch)
+                    self.gateway.owner_heard(self.code)
+            case Presence(gateway=gateway, seats=seats):
+                self.presence[gateway] = (seats, time.monotonic())
+                before = [s.conns for s in self.table.seats]
+                self.merge_presence()
+                if [s.conns for s in self.table.seats] != before:
+                    self.broadcast_table()
+            case ChatSaid(line=line):  # a line said at the table, through any gateway
+                if self.chat.add(line):
+                    self.broadcast(wire.chat([line]))
+            case Rematched(code=code):  # the host opened the rematch (through any gateway)
+                self.tell_rematch(code)
+            case Moved() | Started():
+                await self._change(message)
+            case SeatsChanged() | StatusChanged() | ResultStored():
+                # a change best read whole from the database (seats, names, status, a result)
+                async with self.lock:
+                    if message.seq > self.table.seq:
+                        await self.resync()
+            case _:
+                assert_never(message)
+
+    async def _change(self, message: Moved | Started) -> None:
+        """The owner's next change, numbered: a gap (a message the bus lost) reads the table
+        again from the database."""
         async with self.lock:
-            if seq <= self.table.seq:
-                return  # heard already (or a message sent again)
-            if seq != self.table.seq + 1 or kind not in ("move", "start"):
-                await self.resync()  # a gap, or a change best read whole from the database
-                return
             t = self.table
-            if kind == "move":
-                where = (message.get("game"), message.get("ply"))
-                if t.state is None or where != (t.game_number, t.ply):
+            if message.seq <= t.seq:
+                return  # heard already (or a message sent again)
+            if message.seq != t.seq + 1:
+                await self.resync()
+                return
+            if isinstance(message, Moved):
+                if t.state is None or (message.game, message.ply) != (t.game_number, t.ply):
                     await self.resync()
                     return
                 mover = t.seat_to_play()
-                t.state.apply(str(message["move"]))
+                t.state.apply(message.move)
                 if t.state.is_over:
                     _, status = t.finish()
                     if status:
                         t.status = status
-                t.seq = seq
-                self.deadline = message.get("deadline")
+                t.seq = message.seq
+                self.deadline = message.deadline
                 self.broadcast_view()
-                if message.get("forced"):  # the move clock ran out: say so, after the view
+                if message.forced:  # the move clock ran out: say so, after the view
                     self.broadcast(wire.clock(mover, t.ply - 1, t.state.history[-1]))
                 if t.status == "finished":
                     self.broadcast_table()
@@ -183,9 +223,9 @@ class Replica:
                     await self.resync()  # the game before it not over here: read it whole
                     return
                 state = t.deal_next()
-                t.begin(state, int(message["game_id"]))
-                t.seq = seq
-                self.deadline = message.get("deadline")
+                t.begin(state, message.game_id)
+                t.seq = message.seq
+                self.deadline = message.deadline
                 self.broadcast_table()
                 self.broadcast_view()
 
@@ -249,7 +289,7 @@ class Gateway:
             websockets_per_client=settings.websockets_per_client,
         )
         self.replicas: dict[str, Replica] = {}
-        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._pending: dict[str, asyncio.Future[Reply]] = {}
         # requests waiting for an owner's answer, by table: woken when a worker says it loaded
         # the table (its `owner` message), to look at once whether the table changed hands
         self._owner_news: dict[str, set[asyncio.Future[None]]] = {}
@@ -303,10 +343,11 @@ class Gateway:
             return got
         # listen first, then read: an update that comes while reading is not lost (it is
         # applied, or found already in what was read, by its number)
-        pending: list[dict[str, Any]] = []
+        pending: list[Update] = []
 
-        async def early(channel: str, message: dict[str, Any]) -> None:
-            pending.append(message)
+        async def early(channel: str, message: BusMessage) -> None:
+            if is_update(message):
+                pending.append(message)
 
         await self.bus.subscribe(table_channel(code), early)
         try:
@@ -336,10 +377,11 @@ class Gateway:
                 if seqs[rep.code] > rep.table.seq:
                     await rep.resync()
 
-    async def _on_table(self, channel: str, message: dict[str, Any]) -> None:
-        rep = self.replicas.get(str(message.get("table", "")))
-        if rep is not None:
-            await rep.on_update(message)
+    async def _on_table(self, channel: str, message: BusMessage) -> None:
+        if is_update(message):
+            rep = self.replicas.get(message.table)
+            if rep is not None:
+                await rep.on_update(message)
 
     async def drop_replica(self, rep: Replica) -> None:
         if self.replicas.get(rep.code) is rep:
@@ -383,8 +425,7 @@ class Gateway:
     async def report_presence(self, rep: Replica | None = None) -> None:
         """Tell the owners and the other gateways who is connected here."""
         for r in [rep] if rep is not None else list(self.replicas.values()):
-            seats = {str(k): v for k, v in r.local_presence().items()}
-            message = {"kind": "presence", "table": r.code, "gateway": self.id, "seats": seats}
+            message = Presence(r.code, self.id, r.local_presence())
             if not await tell(self.bus, table_channel(r.code), message):
                 return  # the bus is down: the next round (every PRESENCE_EVERY) tells it all
 
@@ -392,20 +433,20 @@ class Gateway:
     async def ask(
         self,
         code: str,
-        op: str,
+        ask: Ask[A],
         *,
         tries: int = ASK_TRIES,
         wait: float = ASK_TIMEOUT,
         owner_hint: tuple[str | None, int] | None = None,
-        **args: Any,
-    ) -> dict[str, Any]:
+    ) -> A:
         """Send a request to the table's owner and wait for its answer; ask whoever owns the
         table then again if none comes (`tries` times in all, `wait` seconds each). The owner is
         read from the database, but for a first try sent to `owner_hint` (owner, epoch) when
         there is one: a replica's, saving a move a database round trip (a stale hint costs a
-        `moved` answer, or a wait, and the next try reads it). Raises TableError or IllegalMove
-        as the owner answered."""
+        `moved` answer, or a wait, and the next try reads it). Raises TableError as the owner
+        refused (an illegal move's with the legal moves)."""
         rid = f"{self.id}-{secrets.token_hex(6)}"
+        request = Request(rid, code, self.id, ask)  # type: ignore[arg-type]
         unreachable = False  # the last try could not be sent: the bus is down
         was_down = False  # a try could not be sent: the bus is down, or only just back
         for attempt in range(tries):
@@ -419,11 +460,10 @@ class Gateway:
             if owner[0] is None:  # released, not yet adopted: give a worker a moment
                 await asyncio.sleep(0.5 * (attempt + 1))
                 continue
-            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
             self._pending[rid] = future
-            message = {"op": op, "table": code, "args": args, "id": rid, "reply": self.id}
             try:
-                await self.bus.publish(f"worker:{owner[0]}", message)
+                await self.bus.publish(f"worker:{owner[0]}", request)
                 unreachable = False
                 # just after Redis is back the owner may not have subscribed again yet, and the
                 # request is lost: ask again soon rather than after a whole `wait`
@@ -440,20 +480,15 @@ class Gateway:
                 self._pending.pop(rid, None)
             if got is None:
                 continue  # lost on the bus, or the owner died: ask again
-            answer = got
-            error = answer.get("error")
-            if error is None:
-                result: dict[str, Any] = answer.get("ok") or {}
-                return result
-            if error.get("code") == "moved" and attempt + 1 < tries:
+            if got.refusal is None:
+                if not isinstance(got.answer, ask.answer):
+                    raise TableError(f"the table's server answered {ask.kind} wrongly", 500)
+                answer: A = got.answer
+                return answer
+            if got.refusal.code == "moved" and attempt + 1 < tries:
                 await asyncio.sleep(0.3 * (attempt + 1))
                 continue
-            raise TableError(
-                str(error["message"]),
-                int(error.get("status", 400)),
-                str(error["code"]),
-                legal=error.get("legal"),
-            )
+            raise got.refusal.error()
         if unreachable:
             raise TableError(
                 "the server cannot reach the table's worker just now (its message bus is down): "
@@ -465,11 +500,11 @@ class Gateway:
 
     async def _answer(
         self,
-        future: asyncio.Future[dict[str, Any]],
+        future: asyncio.Future[Reply],
         code: str,
         owner: tuple[str | None, int, int, str],
         wait: float = ASK_TIMEOUT,
-    ) -> dict[str, Any] | None:
+    ) -> Reply | None:
         """The owner's answer, or None when none came in `wait` seconds or the table changed hands
         meanwhile. A dead owner's tables are adopted a few seconds after it died: the request
         goes to the new owner at once then, rather than after waiting out the dead one's time
@@ -507,10 +542,11 @@ class Gateway:
             if not news.done():
                 news.set_result(None)
 
-    async def _on_reply(self, channel: str, message: dict[str, Any]) -> None:
-        future = self._pending.get(str(message.get("id")))
-        if future is not None and not future.done():
-            future.set_result(message)
+    async def _on_reply(self, channel: str, message: BusMessage) -> None:
+        if isinstance(message, Reply):
+            future = self._pending.get(message.id)
+            if future is not None and not future.done():
+                future.set_result(message)
 
     # --- requests from people --------------------------------------------------------------------
     async def create(self, client: str | None, **request: Any) -> tuple[str, str, int | None]:
@@ -564,7 +600,7 @@ class Gateway:
         if client is not None and host_seat is not None:
             self.clients.seated(client, row.code, host_seat)
         # a prompt: the worker loads the table on its first request, or in its adopting round
-        await tell(self.bus, f"worker:{worker}", {"op": "adopt", "table": row.code})
+        await tell(self.bus, f"worker:{worker}", Adopt(row.code))
 
     async def _place(self) -> str:
         """The live worker to own a new table: the least loaded one not draining."""
@@ -595,19 +631,17 @@ class Gateway:
         seat: int | None,
         client: str | None,
         account: tuple[int, str] | None = None,
-    ) -> Any:
+    ) -> Joined:
         """Take a seat; `account`: the logged-in person's (id, username)."""
         if client is not None:
             self.clients.check_join(client)
-        who: dict[str, Any] = {}
-        if account is not None:
-            who = {"account": account[0], "account_name": account[1]}
-        answer = await self.ask(code.strip().upper(), "join", name=name, seat=seat, **who)
+        account_id, account_name = account if account is not None else (None, None)
+        answer = await self.ask(code.strip().upper(), Join(name, seat, account_id, account_name))
         if client is not None:
-            self.clients.seated(client, code.strip().upper(), int(answer["seat"]))
+            self.clients.seated(client, code.strip().upper(), answer.seat)
         return answer
 
-    async def move(self, rep: Replica, seat: int, text: str, ply: int | None) -> dict[str, Any]:
+    async def move(self, rep: Replica, seat: int, text: str, ply: int | None) -> MoveStored:
         """A seat's move, played by its table's owner. It always goes with the ply it was chosen
         at: the client's, or when the client sent none, the replica's here, from which every view
         this client was sent was made. If the owner dies after storing the move and before
@@ -616,9 +650,16 @@ class Gateway:
         in a game where a card lets its player go again)."""
         if ply is None:
             ply = rep.table.ply
-        return await self.ask(rep.code, "move", owner_hint=rep.owner, seat=seat, move=text, ply=ply)
+        return await self.ask(rep.code, Play(seat, text, ply), owner_hint=rep.owner)
 
-    async def hint(self, rep: Replica, seat: int, bot: str = "hint") -> dict[str, Any]:
+    async def host_command(self, code: str, command: NextIn | CloseIn) -> None:
+        """The host's `next` or `close`, done by the table's owner."""
+        if isinstance(command, NextIn):
+            await self.ask(code, Next())
+        else:
+            await self.ask(code, Close())
+
+    async def hint(self, rep: Replica, seat: int, bot: str = "hint") -> HintOut:
         """The `hint` message: the move `bot` would make for `seat` from its view, and why."""
         async with rep.lock:
             t = rep.table
@@ -635,7 +676,7 @@ class Gateway:
         move, why = await asyncio.to_thread(advise, view, legal, t.game, bot, None, names)
         return wire.hint(ply, move, why)
 
-    async def why(self, rep: Replica, seat: int | None, text: str) -> dict[str, Any]:
+    async def why(self, rep: Replica, seat: int | None, text: str) -> WhyOut:
         """The `why` message: whether `text` is a legal move for `seat` now, and if not, why (the
         game's own reason where it gives one), answered from the replica. Nothing changes."""
         async with rep.lock:
@@ -668,9 +709,7 @@ class Gateway:
         rep.chat.check_rate(seat)
         said = new_line(seat, s.name or f"Seat {seat + 1}", line)
         try:
-            await self.bus.publish(
-                table_channel(rep.code), {"kind": "chat", "table": rep.code, "line": said}
-            )
+            await self.bus.publish(table_channel(rep.code), ChatSaid(rep.code, said))
         except BusDown:  # chat is not stored: a line the bus cannot carry is not said
             raise TableError(
                 "the chat is down for a moment (the server's message bus): say it again soon",
@@ -692,13 +731,11 @@ class Gateway:
         if rep.table.status not in ("waiting", "playing"):
             return  # a finished table's owner may be long gone: no waiting for it
         try:
-            answer = await self.ask(rep.code, "chat_lines", tries=1, wait=CHAT_WAIT)
+            answer = await self.ask(rep.code, ChatLines(), tries=1, wait=CHAT_WAIT)
         except Exception as exc:  # a database hiccup too: no earlier lines, never no table
             log.info("table %s: no earlier chat lines (%s)", rep.code, exc)
             return
-        lines = answer.get("lines")
-        if isinstance(lines, list):
-            rep.chat.merge(x for x in lines if isinstance(x, dict))
+        rep.chat.merge(x for x in answer.lines if isinstance(x, dict))
 
     async def rematch(self, rep: Replica, client: str | None) -> str:
         """Host: the same seats at a new table (server/rematch.py), opened as `create` opens any
@@ -720,12 +757,11 @@ class Gateway:
         # every seat is taken, so its owner deals the first game as it loads the table: wait for
         # that, so whoever follows the link (through any gateway) finds the game on, not waiting
         try:
-            await self.ask(code, "ready", tries=2)
+            await self.ask(code, Ready(), tries=2)
         except TableError as exc:  # it starts when its owner (or the next) loads it
             log.warning("rematch %s: its owner has not loaded it yet (%s)", code, exc)
-        message = {"kind": "rematch", "table": rep.code, "code": code}
         # lost with the bus down: the other gateways find the rematch in the database
-        await tell(self.bus, table_channel(rep.code), message)
+        await tell(self.bus, table_channel(rep.code), Rematched(rep.code, code))
         return code
 
     # --- connections -----------------------------------------------------------------------------

@@ -63,6 +63,7 @@ from .bus import tell
 from .clients import RateMeter
 from .database import Database
 from .gateway import Gateway
+from .messages import BusMessage, QuickMatched
 from .ratings import fresh
 from .schema import quick_entries as q
 from .schema import ratings
@@ -414,7 +415,7 @@ class QuickMatch:
             await self.db.call(store_leave, self.db.store, int(found["id"]))
             found = await self.db.call(store_entry, self.db.store, th, account_id, self.clock())
             assert found is not None
-        await tell(self.gateway.bus, CHANNEL, {"entries": [found["id"]]})
+        await tell(self.gateway.bus, CHANNEL, QuickMatched([int(found["id"])]))
         return self.described(found)
 
     def described(self, e: dict[str, Any]) -> dict[str, Any]:
@@ -538,12 +539,13 @@ class QuickMatch:
         except Taken:
             return False
         await gw._opened(None, row, worker, None)
-        await tell(gw.bus, CHANNEL, {"entries": list(seats)})
+        await tell(gw.bus, CHANNEL, QuickMatched(list(seats)))
         self.latencies.append(time.perf_counter() - started)
         log.info("quick match: table %s for entries %s (%d bots)", code, list(seats), bots)
         return True
 
-    async def _on_match(self, channel: str, message: dict[str, Any]) -> None:
-        for entry_id in message.get("entries") or []:
-            for event in self._wake.get(int(entry_id), set()):
-                event.set()
+    async def _on_match(self, channel: str, message: BusMessage) -> None:
+        if isinstance(message, QuickMatched):
+            for entry_id in message.entries:
+                for event in self._wake.get(entry_id, set()):
+                    event.set()

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
-from typing import Any
+from typing import Any, assert_never
 
 from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -23,6 +22,21 @@ from .bus import BusDown
 from .clients import client_address
 from .connections import Conn
 from .gateway import Gateway, Replica
+from .messages import (
+    ChatIn,
+    ClientIn,
+    CloseIn,
+    ErrorOut,
+    HelloIn,
+    HintIn,
+    MoveIn,
+    NextIn,
+    PingIn,
+    RematchIn,
+    ViewIn,
+    WhyIn,
+    parse_client,
+)
 from .settings import Settings
 from .tables import TableError
 
@@ -59,23 +73,6 @@ async def _receive(ws: WebSocket) -> str | bytes | None:
     return data if data is not None else b""
 
 
-def _parse(raw: str | bytes, limit: int) -> dict[str, Any]:
-    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
-    if size > limit:
-        raise TableError(f"message too large: {size} bytes, the limit is {limit}", 413, "too_large")
-    if isinstance(raw, bytes):
-        raise TableError("send text frames holding JSON objects", 400, "malformed")
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise TableError(f"not JSON: {exc}", 400, "malformed") from None
-    except RecursionError:  # [[[[…]]]] thousands deep: an answer, not a dropped socket
-        raise TableError("not a message: JSON nested too deeply", 400, "malformed") from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise TableError('a message is a JSON object with a "type"', 400, "malformed")
-    return data
-
-
 async def _writer(ws: WebSocket, conn: Conn) -> None:
     while True:
         text = await conn.queue.get()
@@ -90,7 +87,7 @@ async def websocket_session(
 ) -> None:
     await ws.accept()
 
-    async def refuse(err: dict[str, Any], close_code: int) -> None:
+    async def refuse(err: ErrorOut, close_code: int) -> None:
         with contextlib.suppress(Exception):
             await ws.send_json(err)
             await ws.close(close_code, err["code"])
@@ -124,18 +121,18 @@ async def _session(
     if raw is None:
         return
     try:
-        hello = _parse(raw, settings.max_message)
-        if hello["type"] != "hello":
+        hello = parse_client(raw, settings.max_message)
+        if not isinstance(hello, HelloIn):
             raise TableError('the first message must be {"type": "hello"}', 400, "no_hello")
     except TableError as exc:
         await refuse(wire.error(exc.code, str(exc)), 4400)
         return
     seat: int | None = None
     is_host = False
-    token = hello.get("token")
+    token = hello.token
     if token is not None:
-        found = rep.table.seat_for_token(token) if isinstance(token, str) else None
-        if found is None and isinstance(token, str):
+        found = rep.table.seat_for_token(token) if token else None
+        if found is None and token:
             # a seat just taken through another gateway: its update may not be here yet
             await gateway.catch_up(rep)
             found = rep.table.seat_for_token(token)
@@ -167,12 +164,11 @@ async def _session(
                 )
                 continue
             try:
-                await _handle(gateway, rep, conn, client, _parse(raw, settings.max_message))
+                await _handle(gateway, rep, conn, client, parse_client(raw, settings.max_message))
             except IllegalMove as exc:
                 conn.send(wire.error("illegal", str(exc), legal=exc.legal))
             except TableError as exc:
-                extra = {} if exc.legal is None else {"legal": exc.legal}
-                conn.send(wire.error(exc.code, str(exc), **extra))
+                conn.send(wire.error(exc.code, str(exc), exc.legal))
             except ParlourError as exc:
                 conn.send(wire.error("bad_request", str(exc)))
             except BusDown:  # an answer, not a dropped socket: the connection outlives Redis
@@ -191,52 +187,37 @@ async def _session(
                 await ws.close()
 
 
-async def _handle(
-    gateway: Gateway, rep: Replica, conn: Conn, client: str, msg: dict[str, Any]
-) -> None:
+async def _handle(gateway: Gateway, rep: Replica, conn: Conn, client: str, msg: ClientIn) -> None:
     """One message from a connection (`client`: its key, for the per-client limits)."""
-    kind = msg["type"]
-    if kind == "ping":
-        conn.send({"type": "pong"})
-    elif kind == "move":
-        if conn.seat is None:
-            raise TableError("spectators cannot move", 403, "spectator")
-        text, ply = msg.get("move"), msg.get("ply")
-        if not isinstance(text, str) or not text.strip() or len(text) > 200:
-            raise TableError('a move message needs "move": the move text', 400, "malformed")
-        if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
-            raise TableError('"ply" must be a whole number', 400, "malformed")
-        await gateway.move(rep, conn.seat, text, ply)
-    elif kind in ("next", "close"):
-        if not conn.is_host:
-            raise TableError(f"only the host may {kind} the table's game", 403, "not_host")
-        await gateway.ask(rep.code, kind)
-    elif kind == "view":
-        async with rep.lock:
-            rep.resend_view(conn)
-    elif kind == "hint":
-        if conn.seat is None:
-            raise TableError("spectators get no hints", 403, "spectator")
-        conn.send(await gateway.hint(rep, conn.seat))
-    elif kind == "chat":
-        if conn.seat is None:
-            raise TableError("spectators cannot chat: take a seat first", 403, "spectator")
-        await gateway.chat(rep, conn.seat, msg.get("text"))
-    elif kind == "why":
-        text = msg.get("move")
-        if not isinstance(text, str) or not text.strip() or len(text) > 200:
-            raise TableError('a why message needs "move": the move text', 400, "malformed")
-        conn.send(await gateway.why(rep, conn.seat, text))
-    elif kind == "rematch":
-        if not conn.is_host:
-            raise TableError("only the host may start a rematch", 403, "not_host")
-        await gateway.rematch(rep, client)
-    elif kind == "hello":
-        raise TableError("already said hello", 400, "malformed")
-    else:
-        raise TableError(
-            f"unknown message type {kind!r}: use move, hint, why, chat, next, rematch, close, "
-            "view or ping",
-            400,
-            "malformed",
-        )
+    match msg:
+        case PingIn():
+            conn.send(wire.pong())
+        case MoveIn(move=text, ply=ply):
+            if conn.seat is None:
+                raise TableError("spectators cannot move", 403, "spectator")
+            await gateway.move(rep, conn.seat, text, ply)
+        case NextIn() | CloseIn():
+            if not conn.is_host:
+                raise TableError(f"only the host may {msg.type} the table's game", 403, "not_host")
+            await gateway.host_command(rep.code, msg)
+        case ViewIn():
+            async with rep.lock:
+                rep.resend_view(conn)
+        case HintIn():
+            if conn.seat is None:
+                raise TableError("spectators get no hints", 403, "spectator")
+            conn.send(await gateway.hint(rep, conn.seat))
+        case ChatIn(text=text):
+            if conn.seat is None:
+                raise TableError("spectators cannot chat: take a seat first", 403, "spectator")
+            await gateway.chat(rep, conn.seat, text)
+        case WhyIn(move=text):
+            conn.send(await gateway.why(rep, conn.seat, text))
+        case RematchIn():
+            if not conn.is_host:
+                raise TableError("only the host may start a rematch", 403, "not_host")
+            await gateway.rematch(rep, client)
+        case HelloIn():
+            raise TableError("already said hello", 400, "malformed")
+        case _:
+            assert_never(msg)

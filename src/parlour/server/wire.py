@@ -15,6 +15,21 @@ from typing import Any
 from parlour.core import GameInfo, Move, info
 from parlour.core.events import to_wire, view_to_wire
 
+from .messages import (
+    PROTOCOL,
+    ChatOut,
+    ClientOut,
+    ClockOut,
+    ClosedOut,
+    ErrorOut,
+    HintOut,
+    PongOut,
+    RematchOut,
+    TableOut,
+    ViewOut,
+    WelcomeOut,
+    WhyOut,
+)
 from .store import TableRow
 from .tables import Table
 
@@ -28,6 +43,7 @@ __all__ = [
     "hint",
     "listing",
     "patch",
+    "pong",
     "rematch",
     "table",
     "table_info",
@@ -38,7 +54,7 @@ __all__ = [
 ]
 
 
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: ClientOut | dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
@@ -102,11 +118,17 @@ def listing(row: TableRow) -> dict[str, Any]:
     }
 
 
-def welcome(t: Table, seat: int | None, host: bool) -> dict[str, Any]:
-    return {"type": "welcome", "table": table_info(t), "seat": seat, "host": host}
+def welcome(t: Table, seat: int | None, host: bool) -> WelcomeOut:
+    return {
+        "type": "welcome",
+        "protocol": PROTOCOL,
+        "table": table_info(t),
+        "seat": seat,
+        "host": host,
+    }
 
 
-def table(t: Table) -> dict[str, Any]:
+def table(t: Table) -> TableOut:
     return {"type": "table", "table": table_info(t)}
 
 
@@ -156,7 +178,7 @@ def view(
     events_from: int,
     deadline: float | None,
     cache: EventCache | None = None,
-) -> dict[str, Any]:
+) -> ViewOut:
     """The `view` message for one seat (None: a spectator): its view, the events from
     `events_from` on (as objects and in words), its legal moves when it is to play, the clock
     (`deadline`: when the player to move runs out, wall clock).
@@ -169,7 +191,7 @@ def view(
     to_play = t.seat_to_play()
     legal: list[Move] = state.legal_moves() if to_play is not None and to_play == seat else []
     wires, words = (cache or EventCache()).get(t, events, start)
-    msg: dict[str, Any] = {
+    msg: ViewOut = {
         "type": "view",
         "table": t.code,
         "game_number": t.game_number,
@@ -201,33 +223,40 @@ def _words(describe: Any, event: Any, names: list[str]) -> str:
     return text
 
 
-def hint(ply: int, move: Move, why: str) -> dict[str, Any]:
+def hint(ply: int, move: Move, why: str) -> HintOut:
     return {"type": "hint", "ply": ply, "move": str(move), "fields": move.to_wire(), "why": why}
 
 
-def clock(seat: int | None, ply: int, move: Move) -> dict[str, Any]:
+def clock(seat: int | None, ply: int, move: Move) -> ClockOut:
     """A seat's move clock ran out and the forced move was played for it."""
     return {"type": "clock", "seat": seat, "ply": ply, "move": str(move), "fields": move.to_wire()}
 
 
-def closed(message: str) -> dict[str, Any]:
+def closed(message: str) -> ClosedOut:
     return {"type": "closed", "message": message}
 
 
-def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **extra}
+def error(code: str, message: str, legal: list[str] | None = None) -> ErrorOut:
+    out: ErrorOut = {"type": "error", "code": code, "message": message}
+    if legal is not None:
+        out["legal"] = legal
+    return out
 
 
-def chat(lines: list[dict[str, Any]]) -> dict[str, Any]:
+def pong() -> PongOut:
+    return {"type": "pong"}
+
+
+def chat(lines: list[dict[str, Any]]) -> ChatOut:
     """Chat lines said at the table (one as it is said; the recent ones on arrival)."""
     return {"type": "chat", "lines": lines}
 
 
-def why(move: str, legal: bool, reason: str | None) -> dict[str, Any]:
+def why(move: str, legal: bool, reason: str | None) -> WhyOut:
     """The answer to a `why` request: whether a move is legal now, and if not, why."""
     return {"type": "why", "move": move, "legal": legal, "reason": reason}
 
 
-def rematch(code: str) -> dict[str, Any]:
+def rematch(code: str) -> RematchOut:
     """The host started a rematch: the same seats at a new table; every token here works there."""
     return {"type": "rematch", "code": code, "link": f"/t/{code}"}

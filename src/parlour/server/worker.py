@@ -26,7 +26,7 @@ import socket
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Iterable
-from typing import Any
+from typing import Any, assert_never
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -36,6 +36,35 @@ from .bus import Bus, tell
 from .chat import ChatLog
 from .database import Database
 from .director import TournamentDirector
+from .messages import (
+    Adopt,
+    Answer,
+    BusMessage,
+    ChatLines,
+    ChatLinesAnswer,
+    ChatSaid,
+    Close,
+    Closed,
+    Join,
+    Joined,
+    Moved,
+    MoveStored,
+    Next,
+    NextStarted,
+    Owner,
+    Play,
+    Presence,
+    Ready,
+    ReadyAnswer,
+    Refusal,
+    Reply,
+    Request,
+    ResultStored,
+    SeatsChanged,
+    Started,
+    StatusChanged,
+    Update,
+)
 from .settings import Settings
 from .store import Fence, Fenced, MoveRow, TableRow
 from .tables import Table, TableError, game_seeder, hash_token, new_token, rebuild
@@ -124,19 +153,16 @@ class OwnedTable:
         self.table.seq = self.fence.seq
         return None
 
-    async def publish(self, kind: str, seq: int | None = None, **fields: Any) -> None:
-        """Tell the gateways what changed, numbered with the table's change number (or `seq`,
-        the number of an earlier change told only now)."""
-        seq = self.fence.seq if seq is None else seq
-        message = {"kind": kind, "table": self.code, "seq": seq, **fields}
+    async def publish(self, update: Update) -> None:
+        """Tell the gateways what changed (a change carries the table's change number)."""
         # with the bus down the change is still stored: gateways read it from the database, and
         # the bots, clocks and next game that follow it must not wait for Redis
-        await tell(self.worker.bus, table_channel(self.code), message)
+        await tell(self.worker.bus, table_channel(self.code), update)
 
     # --- requests from gateways ------------------------------------------------------------------
     async def join(
         self, name: Any, seat: int | None, account: int | None = None, account_name: Any = None
-    ) -> dict[str, Any]:
+    ) -> Joined:
         async with self.lock:
             t = self.table
             if t.rated and account is not None:
@@ -149,29 +175,29 @@ class OwnedTable:
             t.take_seat(seat, clean, token_hash, account)
             self.away_since[seat] = time.monotonic()
             self.last_activity = time.monotonic()
-            await self.publish("seats")
+            await self.publish(SeatsChanged(self.code, self.fence.seq))
             if t.status == "waiting" and t.all_seated:
                 await self._start_game()
             elif t.live:
                 await self._after_change()  # a freed seat taken mid-game: its clock starts again
-            return {"seat": seat, "token": token}
+            return Joined(seat, token)
 
-    async def move(self, seat: int, text: str, ply: int | None) -> dict[str, Any]:
+    async def move(self, seat: int, text: str, ply: int | None) -> MoveStored:
         async with self.lock:
             move = self.table.check_move(seat, text, ply)
             await self._commit(move)
-            return {"seq": self.fence.seq}
+            return MoveStored(self.fence.seq)
 
-    async def next_game(self) -> dict[str, Any]:
+    async def next_game(self) -> NextStarted:
         async with self.lock:
             self.table.check_next()
             await self._start_game()
-            return {"game_number": self.table.game_number}
+            return NextStarted(self.table.game_number)
 
-    async def close(self, why: str = "the host closed the table") -> dict[str, Any]:
+    async def close(self, why: str = "the host closed the table") -> Closed:
         async with self.lock:
             if self.table.status == "closed":
-                return {"closed": self.code}
+                return Closed(self.code)
             self._cancel_tasks()
             self.deadline = None
             t = self.table
@@ -183,9 +209,9 @@ class OwnedTable:
             else:
                 await self._write(store.set_status, "closed")
             t.status = "closed"
-            await self.publish("status", message=why)
+            await self.publish(StatusChanged(self.code, self.fence.seq, why))
         self.worker.forget(self)
-        return {"closed": self.code}
+        return Closed(self.code)
 
     async def expire(self) -> None:
         """A waiting table nobody joined in time: closed for everyone, kept for the record."""
@@ -195,7 +221,11 @@ class OwnedTable:
             self._cancel_tasks()
             await self._write(self.worker.db.store.set_status, "expired")
             self.table.status = "expired"
-            await self.publish("status", message="nobody joined this table in time: it has expired")
+            await self.publish(
+                StatusChanged(
+                    self.code, self.fence.seq, "nobody joined this table in time: it has expired"
+                )
+            )
         self.worker.forget(self)
 
     def presence_report(self, gateway: str, seats: dict[int, int]) -> None:
@@ -242,7 +272,7 @@ class OwnedTable:
             raise
         t.begin(state, game_id)
         self.deadline = deadline
-        await self.publish("start", game=t.game_number, game_id=game_id, deadline=deadline)
+        await self.publish(Started(self.code, self.fence.seq, t.game_number, game_id, deadline))
         await self._after_change(new_deadline=False)
 
     def _deadline_for(self, state: Any) -> float | None:
@@ -290,16 +320,10 @@ class OwnedTable:
                     asyncio.ensure_future(self._store_result(t.game_id, result, status))
                 )
         await self.publish(
-            "move",
-            seq=move_seq,
-            game=t.game_number,
-            ply=ply,
-            move=str(move),
-            deadline=deadline,
-            forced=forced,
+            Moved(self.code, move_seq, t.game_number, ply, str(move), deadline, forced)
         )
         if told:
-            await self.publish("result")
+            await self.publish(ResultStored(self.code, self.fence.seq))
         if t.status == "finished":
             self.worker.director.poke()  # a tournament's round may be over
         await self._after_change(new_deadline=False)
@@ -311,7 +335,7 @@ class OwnedTable:
             async with self.lock:
                 try:
                     await self._write(self.worker.db.store.finish_game, game_id, result, status)
-                    await self.publish("result")
+                    await self.publish(ResultStored(self.code, self.fence.seq))
                     return
                 except TableError as exc:
                     if exc.code != "storage":
@@ -472,7 +496,7 @@ class OwnedTable:
             await self._write(store.fill_seat, seat, None, None, None, None)
             t.free_seat(seat)
         self.away_since.pop(seat, None)
-        await self.publish("seats", handed=seat)
+        await self.publish(SeatsChanged(self.code, self.fence.seq, seat))
         if t.live:
             await self._after_change()
 
@@ -531,10 +555,10 @@ class TableWorker:
         self.draining = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
-        self._replies: OrderedDict[str, dict[str, Any]] = OrderedDict()  # request id -> answer
+        self._replies: OrderedDict[str, Reply] = OrderedDict()  # request id -> answer
         # requests being answered, by id: the same request sent again meanwhile (its gateway
         # heard nothing in time) waits for the same answer instead of being played again
-        self._answering: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._answering: dict[str, asyncio.Future[Reply]] = {}
         # tables being loaded, and the end of their load: an `adopt` message and the heartbeat's
         # round can both find a new table at once, and a second copy would fence the first out of
         # its own table; a request for a table being loaded waits for the load, however long
@@ -616,7 +640,7 @@ class TableWorker:
                     new = await self.db.call(self.db.store.claim, f.code, peer, f.owner, f.epoch)
                     if new is not None:
                         # a prompt: the peer finds the table in its next adopting round
-                        await tell(self.bus, f"worker:{peer}", {"op": "adopt", "table": f.code})
+                        await tell(self.bus, f"worker:{peer}", Adopt(f.code))
                 else:
                     await self.db.call(self.db.store.release, f)
                 owned.gone = True
@@ -726,7 +750,7 @@ class TableWorker:
                     await owned._write(self.db.store.finish_game, game_id, result, status)
             except TableError:
                 log.error("table %s: the result of game %s could not be stored", code, game_id)
-        await owned.publish("owner", owner=self.id, epoch=owned.fence.epoch)
+        await owned.publish(Owner(code, self.id, owned.fence.epoch))
         await owned.resume(credit)
         return owned
 
@@ -757,65 +781,63 @@ class TableWorker:
             del self.tables[owned.code]
 
     # --- the bus ---------------------------------------------------------------------------------
-    async def _on_table(self, channel: str, message: dict[str, Any]) -> None:
+    async def _on_table(self, channel: str, message: BusMessage) -> None:
         """A table's channel: the worker listens for the gateways' presence reports and keeps
-        the chat lines said."""
-        kind = message.get("kind")
-        owned = self.tables.get(message.get("table", ""))
-        if owned is None:
-            return
-        if kind == "presence":
-            seats = {int(k): int(v) for k, v in (message.get("seats") or {}).items()}
-            owned.presence_report(str(message.get("gateway")), seats)
-        elif kind == "chat" and isinstance(message.get("line"), dict):
-            owned.chat.add(message["line"])
+        the chat lines said (its own changes come back too, and are nothing to it)."""
+        match message:
+            case Presence(table=code, gateway=gateway, seats=seats):
+                owned = self.tables.get(code)
+                if owned is not None:
+                    owned.presence_report(gateway, seats)
+            case ChatSaid(table=code, line=line):
+                owned = self.tables.get(code)
+                if owned is not None:
+                    owned.chat.add(line)
+            case _:
+                pass
 
-    async def _on_request(self, channel: str, message: dict[str, Any]) -> None:
+    async def _on_request(self, channel: str, message: BusMessage) -> None:
         """A message on this worker's channel, answered in a task of its own: the channel's
         messages are handed over one at a time, and a request that waits (for a commit, a table's
         lock, a table being loaded) must hold up no other table's. Requests to one table keep
         their order at its lock."""
-        self.keep(asyncio.ensure_future(self._serve(message)))
+        if isinstance(message, Adopt | Request):
+            self.keep(asyncio.ensure_future(self._serve(message)))
 
-    async def _serve(self, message: dict[str, Any]) -> None:
+    async def _serve(self, message: Adopt | Request) -> None:
         try:
             await self._serve_once(message)
         except Exception:  # one bad request must not go unsaid in the log
-            log.exception("worker %s: a request failed: %r", self.id, message.get("op"))
+            log.exception("worker %s: a request failed: %r", self.id, message)
 
-    async def _serve_once(self, message: dict[str, Any]) -> None:
-        op = message.get("op")
-        code = str(message.get("table", ""))
-        if op == "adopt":
-            await self.adopt(code)
+    async def _serve_once(self, message: Adopt | Request) -> None:
+        if isinstance(message, Adopt):
+            await self.adopt(message.table)
             return
-        rid = str(message.get("id", ""))
-        reply_to = message.get("reply")
-        if rid and rid in self._replies:  # a request sent again (its answer was lost)
-            answer = self._replies[rid]
-        elif rid and rid in self._answering:  # sent again while it is being answered
-            answer = await asyncio.shield(self._answering[rid])
+        rid = message.id
+        if rid in self._replies:  # a request sent again (its answer was lost)
+            reply = self._replies[rid]
+        elif rid in self._answering:  # sent again while it is being answered
+            reply = await asyncio.shield(self._answering[rid])
         else:
-            pending = asyncio.get_running_loop().create_future()
-            if rid:
-                self._answering[rid] = pending
+            pending: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+            self._answering[rid] = pending
             try:
-                answer = await self._answer(op, code, message.get("args") or {})
+                reply = await self._answer(message)
             except BaseException:
                 pending.cancel()  # whoever waits for the same answer gives up too
                 raise
             finally:
                 self._answering.pop(rid, None)
-            pending.set_result(answer)
-            if rid:
-                self._replies[rid] = answer
-                while len(self._replies) > 5000:
-                    self._replies.popitem(last=False)
-        if reply_to is not None:
-            # lost with the bus down: the gateway asks again with the same id, answered above
-            await tell(self.bus, f"gateway:{reply_to}", {"id": rid, **answer})
+            pending.set_result(reply)
+            self._replies[rid] = reply
+            while len(self._replies) > 5000:
+                self._replies.popitem(last=False)
+        # lost with the bus down: the gateway asks again with the same id, answered above
+        await tell(self.bus, f"gateway:{message.reply}", reply)
 
-    async def _answer(self, op: Any, code: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def _answer(self, request: Request) -> Reply:
+        code = request.table
         if code not in self.tables or code in self._loading:
             # a request can overtake the `adopt` of a table just placed here (the gateway asks
             # as soon as the row is stored): load it now if the store says it is ours, or wait
@@ -827,28 +849,27 @@ class TableWorker:
                 await loading.wait()
         owned = self.tables.get(code)
         if owned is None:
-            return _error(TableError(f"table {code} is not here", 503, "moved"))
+            return _refused(request.id, TableError(f"table {code} is not here", 503, "moved"))
         try:
-            if op == "join":
-                account = args.get("account")
-                account = int(account) if isinstance(account, int) else None
-                name, seat = args.get("name"), args.get("seat")
-                return {"ok": await owned.join(name, seat, account, args.get("account_name"))}
-            if op == "move":
-                return {
-                    "ok": await owned.move(int(args["seat"]), str(args["move"]), args.get("ply"))
-                }
-            if op == "next":
-                return {"ok": await owned.next_game()}
-            if op == "close":
-                return {"ok": await owned.close()}
-            if op == "chat_lines":  # the recent lines, for a gateway new to the table
-                return {"ok": {"lines": list(owned.chat.lines)}}
-            if op == "ready":  # a new table, loaded here and its game started if all are seated
-                return {"ok": {"status": owned.table.status}}
-            return _error(TableError(f"unknown request {op!r}", 400, "malformed"))
+            answer: Answer
+            match request.ask:
+                case Join(name=name, seat=seat, account=account, account_name=account_name):
+                    answer = await owned.join(name, seat, account, account_name)
+                case Play(seat=seat, move=move, ply=ply):
+                    answer = await owned.move(seat, move, ply)
+                case Next():
+                    answer = await owned.next_game()
+                case Close():
+                    answer = await owned.close()
+                case ChatLines():  # the recent lines, for a gateway new to the table
+                    answer = ChatLinesAnswer(list(owned.chat.lines))
+                case Ready():  # a new table, loaded here and its game started if all are seated
+                    answer = ReadyAnswer(owned.table.status)
+                case _:
+                    assert_never(request.ask)
         except (IllegalMove, TableError, ParlourError) as exc:
-            return _error(exc)
+            return _refused(request.id, exc)
+        return Reply(request.id, answer)
 
     # --- sweeping --------------------------------------------------------------------------------
     async def sweep(self, now: float | None = None, wall: float | None = None) -> dict[str, int]:
@@ -889,12 +910,10 @@ class TableWorker:
         return {"expired": expired, "pruned": pruned, "timeouts": timeouts}
 
 
-def _error(exc: Exception) -> dict[str, Any]:
+def _refused(rid: str, exc: Exception) -> Reply:
     """An answer that says a request was refused, as the wire says errors."""
     if isinstance(exc, IllegalMove):
-        return {
-            "error": {"code": "illegal", "message": str(exc), "status": 400, "legal": exc.legal}
-        }
+        return Reply(rid, refusal=Refusal("illegal", str(exc), 400, exc.legal))
     if isinstance(exc, TableError):
-        return {"error": {"code": exc.code, "message": str(exc), "status": exc.status}}
-    return {"error": {"code": "bad_request", "message": str(exc), "status": 400}}
+        return Reply(rid, refusal=Refusal(exc.code, str(exc), exc.status))
+    return Reply(rid, refusal=Refusal("bad_request", str(exc), 400))

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header
 
-from .. import wire
+from .. import messages, wire
 from ..connections import Conn
 from ..gateway import Replica
 from ..tables import TableError, hash_token
@@ -119,7 +119,7 @@ async def get_table(code: str, gateway: GatewayDep) -> dict[str, Any]:
 )
 async def get_view(
     code: str, gateway: GatewayDep, authorization: Annotated[str | None, Header()] = None
-) -> dict[str, Any]:
+) -> messages.ViewOut:
     rep = await gateway.replica(code, fresh=True)
     seat = seat_of(rep, authorization)
     if rep.table.state is None:
@@ -137,14 +137,15 @@ async def join(
     only accounts sit, under their usernames)."""
     who = None if account is None else (account.id, account.username)
     answer = await gateway.join(code, body.name, body.seat, client, who)
-    return Joined(seat=answer["seat"], token=answer["token"])
+    return Joined(seat=answer.seat, token=answer.token)
 
 
 @router.post(
     "/api/tables/{code}/next", summary="Host: start the next game of the match", responses=ERRORS
 )
 async def next_game(rep: HostReplica, gateway: GatewayDep) -> dict[str, Any]:
-    return await gateway.ask(rep.code, "next")
+    answer = await gateway.ask(rep.code, messages.Next())
+    return {"game_number": answer.game_number}
 
 
 @router.post(
@@ -159,4 +160,5 @@ async def rematch(rep: HostReplica, gateway: GatewayDep, client: ClientDep) -> d
 
 @router.post("/api/tables/{code}/close", summary="Host: close the table", responses=ERRORS)
 async def close_table(rep: HostReplica, gateway: GatewayDep) -> dict[str, Any]:
-    return await gateway.ask(rep.code, "close")
+    answer = await gateway.ask(rep.code, messages.Close())
+    return {"closed": answer.closed}
