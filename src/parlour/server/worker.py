@@ -290,9 +290,14 @@ class OwnedTable:
         t = self.table
         assert t.state is not None and t.game_id is not None
         ply = t.ply
-        after = t.state.copy()
-        after.apply(move)
-        deadline = self._deadline_for(after) if not after.is_over else None
+        deadline = None
+        if t.move_clock > 0:
+            # the next player's clock is stored with the move, and the move is stored before it
+            # is played: a copy plays it first to see who is next (a table without a move clock,
+            # most of them, needs no copy)
+            after = t.state.copy()
+            after.apply(move)
+            deadline = self._deadline_for(after) if not after.is_over else None
         row = MoveRow(self.fence, t.game_id, ply, str(move), deadline)
         self.fence = await self._store(self.worker.db.write_move(row))
         t.seq = self.fence.seq
