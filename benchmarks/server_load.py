@@ -35,6 +35,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -199,6 +200,15 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     ] + [asyncio.create_task(spectator(base, code, stats, stop)) for code in bots]
     await asyncio.sleep(args.warmup)
     rss1 = rss_kib(pid)
+    spy = None
+    if args.py_spy:  # the server's stacks over the measured seconds, as a flame graph
+        exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+        fmt = "raw" if args.py_spy.endswith(".txt") else "flamegraph"
+        spy = subprocess.Popen(
+            [exe, "record", "--pid", str(pid), "--duration", str(int(args.duration)),
+             "--rate", "200", "--nonblocking", "--format", fmt, "--output", args.py_spy],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
     stats.measuring = True
     cpu0, start, own0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
     last = (0, 0)
@@ -214,6 +224,8 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     collecting.cancel()
+    if spy is not None:
+        spy.wait(60)
     tables = len(humans) + len(bots)
     return {
         "stats": stats,
@@ -267,6 +279,13 @@ def main() -> int:
         help="--processes: person-paced tables at each step",
     )
     p.add_argument("--rounds", type=int, default=3, help="--processes: rounds of measurements")
+    p.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="record the server's stacks over the measured seconds into FILE (.svg: a flame "
+        "graph; .txt: folded stacks) with py-spy, which is installed separately "
+        "(pip install py-spy)",
+    )
     p.add_argument(
         "--setting",
         action="append",
@@ -326,6 +345,8 @@ def main() -> int:
             f"move latency   p50 {q[49]:.1f} ms   p99 {q[98]:.1f} ms   max {lat[-1]:.1f} ms   "
             f"({len(lat)} person moves)"
         )
+    if total:
+        print(f"CPU a move     {1000 * out['cpu'] * elapsed / total:.3f} ms of the server's CPU")
     print(
         f"CPU            server {out['cpu'] * 100:.0f}% of one core, load generator "
         f"{out['own_cpu'] * 100:.0f}% (a generator near 100% limits what is measured)"
