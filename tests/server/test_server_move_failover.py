@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from parlour.server import Settings
 from parlour.server.bus import Handler, LocalBus
 from parlour.server.database import Database
 from parlour.server.gateway import Gateway
-from parlour.server.messages import BusMessage
+from parlour.server.messages import BusMessage, Moved
 from parlour.server.store import Store
 from parlour.server.tables import Table, TableError, game_seeder, plan_table
 from parlour.server.worker import DEAD_AFTER, TableWorker
@@ -31,14 +32,19 @@ WAIT = 60.0
 
 class CutOff:
     """A worker's side of the bus, whose answers to gateways can be cut off (its table updates
-    still go out): a worker that stores a move and dies before its answer leaves."""
+    still go out, without the id of the request a move answers): a worker that stores a move and
+    dies before its answer leaves."""
 
     def __init__(self, bus: LocalBus) -> None:
         self.bus = bus
         self.answers = True
 
     async def publish(self, channel: str, message: BusMessage) -> None:
-        if self.answers or not channel.startswith("gateway:"):
+        if self.answers:
+            await self.bus.publish(channel, message)
+        elif isinstance(message, Moved):  # told, but not as the answer to its request
+            await self.bus.publish(channel, replace(message, asked=None))
+        elif not channel.startswith("gateway:"):
             await self.bus.publish(channel, message)
 
     async def subscribe(self, channel: str, handler: Handler) -> None:

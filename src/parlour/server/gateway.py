@@ -382,6 +382,9 @@ class Gateway:
             rep = self.replicas.get(message.table)
             if rep is not None:
                 await rep.on_update(message)
+            if isinstance(message, Moved) and message.asked is not None:
+                # a person's move told with its request's id: the answer to it (if asked here)
+                self._answered(Reply(message.asked, MoveStored(message.seq)))
 
     async def drop_replica(self, rep: Replica) -> None:
         if self.replicas.get(rep.code) is rep:
@@ -544,9 +547,12 @@ class Gateway:
 
     async def _on_reply(self, channel: str, message: BusMessage) -> None:
         if isinstance(message, Reply):
-            future = self._pending.get(message.id)
-            if future is not None and not future.done():
-                future.set_result(message)
+            self._answered(message)
+
+    def _answered(self, reply: Reply) -> None:
+        future = self._pending.get(reply.id)
+        if future is not None and not future.done():
+            future.set_result(reply)
 
     # --- requests from people --------------------------------------------------------------------
     async def create(self, client: str | None, **request: Any) -> tuple[str, str, int | None]:

@@ -504,7 +504,11 @@ class Rematched(_Plain):
 @dataclass(frozen=True, slots=True)
 class Moved(_Plain):
     """Change `seq`: a move stored and played, at `ply` of game `game` (`deadline`: the next move
-    clock's end, wall clock; `forced`: the clock ran out and the forced move was played)."""
+    clock's end, wall clock; `forced`: the clock ran out and the forced move was played).
+
+    `asked`: the id of the request that played it, when a person's: the asking gateway takes
+    this update for the request's answer (`MoveStored(seq)`), so that a move costs one message on
+    the bus less. The owner sends the `Reply` itself only to a request asked again."""
 
     table: str
     seq: int
@@ -513,6 +517,7 @@ class Moved(_Plain):
     move: str
     deadline: float | None = None
     forced: bool = False
+    asked: str | None = None
     kind: ClassVar[str] = "move"
 
 

@@ -182,10 +182,13 @@ class OwnedTable:
                 await self._after_change()  # a freed seat taken mid-game: its clock starts again
             return Joined(seat, token)
 
-    async def move(self, seat: int, text: str, ply: int | None) -> MoveStored:
+    async def move(
+        self, seat: int, text: str, ply: int | None, asked: str | None = None
+    ) -> MoveStored:
+        """A seat's move; `asked`: the request's id, told with the move (see `Moved.asked`)."""
         async with self.lock:
             move = self.table.check_move(seat, text, ply)
-            await self._commit(move)
+            await self._commit(move, asked=asked)
             return MoveStored(self.fence.seq)
 
     async def next_game(self) -> NextStarted:
@@ -285,7 +288,7 @@ class OwnedTable:
             return None
         return time.time() + t.move_clock
 
-    async def _commit(self, move: Move, forced: bool = False) -> None:
+    async def _commit(self, move: Move, forced: bool = False, asked: str | None = None) -> None:
         """Store a legal move (committed, behind the fence), apply it, then tell the gateways."""
         t = self.table
         assert t.state is not None and t.game_id is not None
@@ -325,7 +328,7 @@ class OwnedTable:
                     asyncio.ensure_future(self._store_result(t.game_id, result, status))
                 )
         await self.publish(
-            Moved(self.code, move_seq, t.game_number, ply, str(move), deadline, forced)
+            Moved(self.code, move_seq, t.game_number, ply, str(move), deadline, forced, asked)
         )
         if told:
             await self.publish(ResultStored(self.code, self.fence.seq))
@@ -838,6 +841,9 @@ class TableWorker:
             self._replies[rid] = reply
             while len(self._replies) > 5000:
                 self._replies.popitem(last=False)
+            if isinstance(reply.answer, MoveStored):
+                return  # told with the move itself (Moved.asked); a request asked again is
+                # answered from `_replies` above
         # lost with the bus down: the gateway asks again with the same id, answered above
         await tell(self.bus, f"gateway:{message.reply}", reply)
 
@@ -861,7 +867,7 @@ class TableWorker:
                 case Join(name=name, seat=seat, account=account, account_name=account_name):
                     answer = await owned.join(name, seat, account, account_name)
                 case Play(seat=seat, move=move, ply=ply):
-                    answer = await owned.move(seat, move, ply)
+                    answer = await owned.move(seat, move, ply, request.id)
                 case Next():
                     answer = await owned.next_game()
                 case Close():
