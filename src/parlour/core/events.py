@@ -113,8 +113,17 @@ def to_wire(event: Any) -> dict[str, Any]:
     return out
 
 
+# JSON's own values, by exact type: a view is mostly these and lists of them (a hand, the pile)
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def jsonable(value: Any) -> Any:
     """Plain JSON data for a value of a view: events and moves become objects, tuples lists."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if (kind is list or kind is tuple) and all(type(v) in _PLAIN for v in value):
+        return list(value)  # a new list, as the slow path makes: a view never shares its lists
     if value is None or isinstance(value, str | int | float | bool):
         return value
     if _is_event(value):
@@ -131,7 +140,7 @@ def jsonable(value: Any) -> Any:
 
 def view_to_wire(view: Mapping[str, Any]) -> dict[str, Any]:
     """A view as plain JSON data (what the server sends; `json.dumps` takes it as it is)."""
-    return {str(k): jsonable(v) for k, v in view.items()}
+    return {k if type(k) is str else str(k): jsonable(v) for k, v in view.items()}
 
 
 def events_from_wire(
