@@ -378,7 +378,7 @@ class Cluster:
     def sql(self, query: str, **params: Any) -> list[Any]:
         import sqlalchemy
 
-        from parlour.server.store import database_url
+        from parlour.server.storage import database_url
 
         if self._engine is None:
             self._engine = sqlalchemy.create_engine(database_url(self.database), pool_size=2)
@@ -386,8 +386,8 @@ class Cluster:
             return list(conn.execute(sqlalchemy.text(query), params).all())
 
     def store(self) -> Any:
-        """The cluster's database as the server reads it (`parlour.server.store.Store`)."""
-        from parlour.server.store import Store
+        """The cluster's database as the server reads it (`parlour.server.storage.Store`)."""
+        from parlour.server.storage import Store
 
         if self._store is None:
             self._store = Store(self.database)

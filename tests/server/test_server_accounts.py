@@ -18,7 +18,7 @@ import pytest
 from server_testkit import Seat, client, join, new_table
 
 from parlour.server.accounts import Passwords, check_username, name_key
-from parlour.server.store import SeatRow, Store, TableRow
+from parlour.server.storage import SeatRow, Store, TableRow
 
 # Argon2id at its smallest costs: the rules are the same, the tests run fast
 CHEAP = {"password_time_cost": 1, "password_memory_kib": 1024, "password_parallelism": 1}
@@ -456,12 +456,12 @@ def test_a_rated_game_moves_the_ratings_exactly_once(db_url: str) -> None:
     # the finish processed again (a retry, a worker adopting the table): nothing moves
     store = Store(database)
     try:
-        assert store.rate_game(game_id) is False
-        again = store.leaderboard("whot", "nigerian")
+        assert store.ratings.rate_game(game_id) is False
+        again = store.ratings.leaderboard("whot", "nigerian")
         assert [(p["name"], p["mu"], p["games"]) for p in again] == [
             (p["name"], p["mu"], p["games"]) for p in board
         ]
-        assert len(store.profile(profile["player"])["history"]) == 1  # type: ignore[index]
+        assert len(store.ratings.profile(profile["player"])["history"]) == 1  # type: ignore[index]
     finally:
         store.close()
 
@@ -471,26 +471,26 @@ def test_a_finish_stored_twice_rates_once(db_url: str) -> None:
     result it finds missing, both call `finish_game` again: the ratings move once."""
     store = Store(db_url)
     try:
-        ada = store.create_account("Ada", "ada", "hash")
+        ada = store.accounts.create_account("Ada", "ada", "hash")
         row = TableRow(
             code="RATED1", created_at=time.time(), game="whot", players=2, preset="nigerian",
             rules={}, match_format="single", match_seed=1, move_clock=0.0, bot_delay=0.0,
             auto_next=False, status="waiting", host_hash="h", rated=True,
             seats=[SeatRow(0, "Ada", None, "t", ada), SeatRow(1, "hint bot", "hint", None)],
         )  # fmt: skip
-        fence = store.create_table(row, "w1")
+        fence = store.tables.create_table(row, "w1")
         assert fence is not None
-        game_id, fence = store.start_game(fence, 0, 2, [0, 1], 7, {}, {})
+        game_id, fence = store.tables.start_game(fence, 0, 2, [0, 1], 7, {}, {})
         result = {"winners": [1], "points": [3, 0], "lower_is_better": True, "ranks": [2, 1]}
-        fence = store.finish_game(fence, game_id, result, "finished")
-        store.finish_game(fence, game_id, result, "finished")  # the same finish again
-        assert store.rate_game(game_id) is False
-        board = store.leaderboard("whot", "nigerian")
+        fence = store.tables.finish_game(fence, game_id, result, "finished")
+        store.tables.finish_game(fence, game_id, result, "finished")  # the same finish again
+        assert store.ratings.rate_game(game_id) is False
+        board = store.ratings.leaderboard("whot", "nigerian")
         assert [(p["name"], p["games"], p["wins"]) for p in board] == [
             ("hint bot", 1, 1.0),
             ("Ada", 1, 0.0),
         ]
-        assert len(store.profile(f"a:{ada}")["history"]) == 1  # type: ignore[index]
+        assert len(store.ratings.profile(f"a:{ada}")["history"]) == 1  # type: ignore[index]
     finally:
         store.close()
 
@@ -521,7 +521,7 @@ def test_migration_0006_upgrades_a_database_that_has_tables(db_url: str) -> None
     from alembic.config import Config
     from sqlalchemy import text
 
-    from parlour.server.store import MIGRATIONS, make_engine
+    from parlour.server.storage import MIGRATIONS, make_engine
 
     engine = make_engine(db_url)
     cfg = Config()
@@ -543,7 +543,7 @@ def test_migration_0006_upgrades_a_database_that_has_tables(db_url: str) -> None
     engine.dispose()
     store = Store(db_url)  # migrates to the head
     try:
-        old = store.load_table("OLD123")
+        old = store.tables.load_table("OLD123")
         assert old is not None and old.rated is False
         assert old.correspondence is False and old.on_timeout == "move"  # 0008 too, in place
         assert old.seats == [SeatRow(0, "Ada", None, None, None)]
@@ -554,22 +554,29 @@ def test_migration_0006_upgrades_a_database_that_has_tables(db_url: str) -> None
 def test_the_store_keeps_accounts_and_sessions(db_url: str) -> None:
     store = Store(db_url)
     try:
-        ada = store.create_account("Ada", "ada", "hash")
+        ada = store.accounts.create_account("Ada", "ada", "hash")
         assert ada is not None
-        assert store.create_account("ADA", "ada", "hash") is None  # the key is unique
-        store.new_session(ada, "h1")
-        store.new_session(ada, "h2")
-        assert store.session_account("h1", 0.0) == {"id": ada, "username": "Ada"}
-        assert store.session_account("h1", time.time() + 10) is None  # expired: and gone
-        assert store.session_account("h1", 0.0) is None
-        store.new_session(ada, "h3")
-        assert store.drop_sessions(ada, keep="h3") == 1  # the others: h2
-        assert store.session_account("h3", 0.0) is not None  # the one asking stays
-        assert store.prune_sessions(time.time() + 10) == 1  # the sweep forgets expired ones
-        assert store.session_account("h3", 0.0) is None
-        store.delete_account(ada)
-        assert store.account_by_key("ada") is None and store.account_by_id(ada) is None
-        assert store.create_account("Ada", "ada", "hash") is not None  # the name is free again
+        assert store.accounts.create_account("ADA", "ada", "hash") is None  # the key is unique
+        store.accounts.new_session(ada, "h1")
+        store.accounts.new_session(ada, "h2")
+        assert store.accounts.session_account("h1", 0.0) == {"id": ada, "username": "Ada"}
+        assert store.accounts.session_account("h1", time.time() + 10) is None  # expired: and gone
+        assert store.accounts.session_account("h1", 0.0) is None
+        store.accounts.new_session(ada, "h3")
+        assert store.accounts.drop_sessions(ada, keep="h3") == 1  # the others: h2
+        assert store.accounts.session_account("h3", 0.0) is not None  # the one asking stays
+        assert (
+            store.accounts.prune_sessions(time.time() + 10) == 1
+        )  # the sweep forgets expired ones
+        assert store.accounts.session_account("h3", 0.0) is None
+        store.accounts.delete_account(ada)
+        assert (
+            store.accounts.account_by_key("ada") is None
+            and store.accounts.account_by_id(ada) is None
+        )
+        assert (
+            store.accounts.create_account("Ada", "ada", "hash") is not None
+        )  # the name is free again
     finally:
         store.close()
 
@@ -658,8 +665,8 @@ def test_a_person_a_bot_stood_in_for_loses_the_rated_game(db_url: str) -> None:
     won, but Ada left, so Ada ranks last and the bot standing in is not rated."""
     store = Store(db_url)
     try:
-        ada = store.create_account("Ada", "ada", "hash")
-        bob = store.create_account("Bob", "bob", "hash")
+        ada = store.accounts.create_account("Ada", "ada", "hash")
+        bob = store.accounts.create_account("Bob", "bob", "hash")
         row = TableRow(
             code="LEFT01", created_at=time.time(), game="whot", players=3, preset="nigerian",
             rules={}, match_format="single", match_seed=1, move_clock=0.0, bot_delay=0.0,
@@ -670,18 +677,18 @@ def test_a_person_a_bot_stood_in_for_loses_the_rated_game(db_url: str) -> None:
                 SeatRow(2, "greedy bot", "greedy", None),
             ],
         )  # fmt: skip
-        fence = store.create_table(row, "w1")
+        fence = store.tables.create_table(row, "w1")
         assert fence is not None
-        game_id, fence = store.start_game(fence, 0, 3, [0, 1, 2], 7, {}, {})
+        game_id, fence = store.tables.start_game(fence, 0, 3, [0, 1, 2], 7, {}, {})
         result = {"winners": [0], "points": [0, 5, 9], "lower_is_better": True, "ranks": [1, 2, 3]}
-        store.finish_game(fence, game_id, result, "finished")
-        board = store.leaderboard("whot", "nigerian")
+        store.tables.finish_game(fence, game_id, result, "finished")
+        board = store.ratings.leaderboard("whot", "nigerian")
         assert [(p["name"], p["games"], p["wins"]) for p in board] == [
             ("Bob", 1, 0.0),
             ("greedy bot", 1, 0.0),
             ("Ada", 1, 0.0),
         ]
-        assert [h["rank"] for h in store.profile(f"a:{ada}")["history"]] == [3]  # type: ignore[index]
+        assert [h["rank"] for h in store.ratings.profile(f"a:{ada}")["history"]] == [3]  # type: ignore[index]
     finally:
         store.close()
 

@@ -21,7 +21,7 @@ from parlour.server.database import Database
 from parlour.server.gateway import Gateway
 from parlour.server.messages import ChatLines, ChatLinesAnswer
 from parlour.server.schema import workers
-from parlour.server.store import Store
+from parlour.server.storage import Store
 from parlour.server.tables import plan_table
 from parlour.server.worker import ADOPT_MARGIN, DEAD_AFTER, TableWorker
 
@@ -53,13 +53,13 @@ def test_the_adopting_round_comes_when_a_silent_peer_counts_as_dead(tmp_path: Pa
         db, bus = Database(store), LocalBus()
         worker = TableWorker(db, bus, Settings(bot_delay=10.0), SECRET, "heir")
         try:
-            await db.call(store.register_worker, "heir")
-            await db.call(store.register_worker, "silent")
-            await db.call(store.create_table, whot_table("SILENT"), "silent")
+            await db.call(store.owners.register_worker, "heir")
+            await db.call(store.owners.register_worker, "silent")
+            await db.call(store.tables.create_table, whot_table("SILENT"), "silent")
             heard_from(store, "silent", time.time() - (DEAD_AFTER - 1.5))
             wait = await worker.adopt_round()
             assert "SILENT" not in worker.tables  # its owner is alive yet
-            owner = await db.call(store.owner_of, "SILENT")
+            owner = await db.call(store.owners.owner_of, "SILENT")
             assert owner is not None and owner[0] == "silent"
             # the next round is due when the peer's heartbeat is DEAD_AFTER old: in the 1.5 s
             # left (less what this took), not a whole HEARTBEAT after it
@@ -67,7 +67,7 @@ def test_the_adopting_round_comes_when_a_silent_peer_counts_as_dead(tmp_path: Pa
             await asyncio.sleep(max(0.0, wait))
             await worker.adopt_round()
             assert "SILENT" in worker.tables  # dead now, and its table is the heir's
-            owner = await db.call(store.owner_of, "SILENT")
+            owner = await db.call(store.owners.owner_of, "SILENT")
             assert owner is not None and owner[0] == "heir" and owner[1] == 2  # a new epoch
         finally:
             await worker.stop()
@@ -88,14 +88,16 @@ def test_a_dead_workers_tables_are_all_taken_in_one_round(tmp_path: Path) -> Non
         worker = TableWorker(db, bus, Settings(bot_delay=10.0), SECRET, "heir")
         codes = [f"DEAD{n}" for n in range(8)]
         try:
-            await db.call(store.register_worker, "heir")
+            await db.call(store.owners.register_worker, "heir")
             for code in codes:
-                await db.call(store.create_table, whot_table(code), "gone")  # never registered
+                await db.call(
+                    store.tables.create_table, whot_table(code), "gone"
+                )  # never registered
             await worker.adopt_round()
             assert sorted(worker.tables) == codes
             assert all(worker.tables[code].table.live for code in codes)
             for code in codes:
-                owner = await db.call(store.owner_of, code)
+                owner = await db.call(store.owners.owner_of, code)
                 assert owner is not None and owner[0] == "heir"
         finally:
             await worker.stop()
@@ -121,7 +123,7 @@ def test_a_request_waiting_on_a_dead_owner_goes_to_the_new_one_when_it_says_so(
         heir = TableWorker(db, bus, settings, SECRET, "heir")
         await gateway.start()
         try:
-            await db.call(store.create_table, whot_table("ORPHAN"), "gone")
+            await db.call(store.tables.create_table, whot_table("ORPHAN"), "gone")
             await gateway.replica("ORPHAN")  # watched here: the gateway hears its channel
             asked = asyncio.ensure_future(gateway.ask("ORPHAN", ChatLines(), wait=3600.0))
             await asyncio.sleep(0.1)  # sent to the dead owner; nobody answers

@@ -21,7 +21,7 @@ from parlour.review import Budget, analyse
 from parlour.server import Settings
 from parlour.server.database import Database
 from parlour.server.review import Reviews
-from parlour.server.store import Store
+from parlour.server.storage import Store
 from parlour.server.tables import TableError
 
 WAIT = 120.0  # seconds before a test gives up waiting for an analysis

@@ -20,7 +20,7 @@ from parlour.server.connections import Conn
 from parlour.server.database import Database
 from parlour.server.gateway import Gateway
 from parlour.server.messages import Play
-from parlour.server.store import Store
+from parlour.server.storage import Store
 from parlour.server.tables import TableError
 from parlour.server.worker import TableWorker, table_channel
 

@@ -267,14 +267,14 @@ def _plies_of(cluster: Cluster, code: str, seat: int) -> set[tuple[int, int]]:
     from parlour.server.tables import Table, game_seeder
 
     store = cluster.store()
-    row = store.load_table(code)
+    row = store.tables.load_table(code)
     assert row is not None
     t = Table(row, game_seeder(store.secret("seeds"), code))
     out: set[tuple[int, int]] = set()
     for g in row.games:
         state = t.deal_next()
         assert state.seed == g.seed
-        for ply, text in enumerate(store.game_moves(g.id)):
+        for ply, text in enumerate(store.tables.game_moves(g.id)):
             if t.match.seats[state.to_play] == seat:
                 out.add((g.number, ply))
             state.apply(text)

@@ -99,7 +99,7 @@ def test_a_correspondence_table_is_never_expired_nor_deleted(sqlite_url: str) ->
         assert done["expired"] == 1  # the ordinary table
         assert c.get(f"/api/tables/{plain['code']}").status_code == 404
         store = c.app.state.db.store
-        assert run(c, c.app.state.db.call, store.prune, time.time() + month) >= 1
+        assert run(c, c.app.state.db.call, store.tables.prune, time.time() + month) >= 1
         assert c.get(f"/api/tables/{t['code']}").json()["status"] == "waiting"
         join(c, t["code"], "Bob")
         assert c.get(f"/api/tables/{t['code']}").json()["move_clock"] == DAY

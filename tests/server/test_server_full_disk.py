@@ -45,7 +45,7 @@ def test_a_move_that_cannot_be_stored_is_refused_in_words(
         mover = seats[v["to_play"]]
         move = mover.last["legal"][0]  # type: ignore[index]
         app: Any = c.app
-        disk = Disk(monkeypatch, app.state.db.store, "add_moves")
+        disk = Disk(monkeypatch, app.state.db.store.tables, "add_moves")
         mover.send({"type": "move", "move": move, "ply": v["ply"]})
         err = mover.until("error")
         assert err["code"] == "storage" and "nothing changed" in err["message"]
@@ -63,7 +63,7 @@ def test_a_bots_table_waits_while_the_disk_is_full_and_resumes(
     with client(db_url) as c:
         app: Any = c.app
         store = app.state.db.store
-        disk = Disk(monkeypatch, store, "add_moves")
+        disk = Disk(monkeypatch, store.tables, "add_moves")
         t = new_table(c, game="whot", players=2, bot_delay=0, bots={"0": "greedy", "1": "greedy"})
         watcher = Seat(c, t["code"], None, None)
         v = watcher.until("view")

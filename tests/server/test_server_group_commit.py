@@ -9,10 +9,10 @@ import time
 from typing import Any
 
 from parlour.server.database import Database
-from parlour.server.store import Fence, MoveRow
+from parlour.server.storage import Fence, MoveRow
 
 
-class SlowStore:
+class SlowTables:
     """Records each commit; the first one takes a while, as a busy disk would."""
 
     def __init__(self) -> None:
@@ -27,11 +27,17 @@ class SlowStore:
         return [r.fence.next() for r in rows]
 
 
+class SlowStore:
+    def __init__(self) -> None:
+        self.tables = SlowTables()
+
+
 def test_moves_waiting_for_a_commit_go_in_the_next_one_together() -> None:
-    store = SlowStore()
+    slow = SlowStore()
+    store = slow.tables
 
     async def main() -> list[Any]:
-        db = Database(store)  # type: ignore[arg-type]
+        db = Database(slow)  # type: ignore[arg-type]
 
         def row(g: int) -> MoveRow:
             return MoveRow(Fence(f"T{g}", "w", 1, 0), g, 0, "draw")

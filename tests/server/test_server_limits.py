@@ -15,7 +15,7 @@ import pytest
 from server_testkit import Seat, client, join, new_table
 from starlette.websockets import WebSocketDisconnect
 
-from parlour.server.store import SeatRow, Store, TableRow
+from parlour.server.storage import SeatRow, Store, TableRow
 
 WHOT2 = {"game": "whot", "players": 2}
 
@@ -118,8 +118,8 @@ def test_a_full_table_its_worker_has_not_dealt_yet_is_not_listed(db_url: str) ->
                 auto_next=False, status="waiting", host_hash="h",
                 seats=[SeatRow(0, "Ada", None, "t"), bot_seat],
             )  # fmt: skip
-            assert store.create_table(row, "w1") is not None
-        assert [t.code for t in store.waiting_tables()] == ["OPEN01"]
+            assert store.tables.create_table(row, "w1") is not None
+        assert [t.code for t in store.tables.waiting_tables()] == ["OPEN01"]
     finally:
         store.close()
 
@@ -237,7 +237,7 @@ def test_abandoned_tables_are_deleted_and_finished_games_kept(sqlite_url: str) -
         worker = worker_of(c)
         run(c, worker.sweep, time.monotonic() + 2)  # the lonely table expires
         far = time.time() + 40 * 86400  # 40 days on: past the 30 days of retention
-        pruned = worker.db.store.prune(far - 30 * 86400)
+        pruned = worker.db.store.tables.prune(far - 30 * 86400)
         assert pruned == 1
         assert c.get(f"/api/tables/{played['code']}/records").json()["total"] == 1
         assert lonely["code"] not in json.dumps(c.get("/api/history").json())
@@ -302,16 +302,16 @@ def test_a_restart_does_not_replay_a_long_matchs_finished_games(
             watcher.recv()
         before = c.get(f"/api/tables/{t['code']}").json()["scoreboard"]
         assert not before["over"]
-    from parlour.server.store import Store
+    from parlour.server.storage import tables as table_rows
 
     loaded: list[int] = []
-    real = Store._moves
+    real = table_rows.read_moves
 
     def counted(conn: Any, game_id: int) -> list[str]:
         loaded.append(game_id)
         return real(conn, game_id)
 
-    monkeypatch.setattr(Store, "_moves", staticmethod(counted))
+    monkeypatch.setattr(table_rows, "read_moves", counted)
     with client(sqlite_url) as c:
         after = c.get(f"/api/tables/{t['code']}").json()["scoreboard"]
         played = [r["games"][:3] for r in before["rows"]]

@@ -22,7 +22,8 @@ from parlour.server.bus import Handler, LocalBus
 from parlour.server.database import Database
 from parlour.server.gateway import Gateway
 from parlour.server.messages import BusMessage, Moved
-from parlour.server.store import Store
+from parlour.server.storage import Store
+from parlour.server.storage.owners import OwnersRepo
 from parlour.server.tables import Table, TableError, game_seeder, plan_table
 from parlour.server.worker import DEAD_AFTER, TableWorker
 
@@ -119,7 +120,7 @@ def test_a_move_without_its_ply_is_played_once_when_its_owner_dies_before_answer
         for part in (doomed, heir, gateway):
             await part.start()
         try:
-            await db.call(store.create_table, sorry_table(code), doomed.id)
+            await db.call(store.tables.create_table, sorry_table(code), doomed.id)
             await doomed.adopt(code)
             await gateway.join(code, "Bob", None, None)
             rep = await gateway.replica(code)
@@ -134,7 +135,7 @@ def test_a_move_without_its_ply_is_played_once_when_its_owner_dies_before_answer
                     break
                 await gateway.move(rep, seat, str(state.legal_moves()[0]), None)
                 await until(lambda: rep.table.ply > ply)  # noqa: B023 (awaited in this turn)
-            before = await db.call(store.game_moves, rep.table.game_id)
+            before = await db.call(store.tables.game_moves, rep.table.game_id)
             doomed_bus.answers = False
             sent = asyncio.ensure_future(gateway.move(rep, seat, str(double), None))
             await until(lambda: rep.table.ply > ply)  # stored, told, never answered
@@ -142,9 +143,9 @@ def test_a_move_without_its_ply_is_played_once_when_its_owner_dies_before_answer
             with pytest.raises(TableError) as answer:
                 await sent
             assert answer.value.code == "stale"  # the move was played: the view shows it
-            after = await db.call(store.game_moves, rep.table.game_id)
+            after = await db.call(store.tables.game_moves, rep.table.game_id)
             assert after == [*before, str(double)]  # once
-            owner = await db.call(store.owner_of, code)
+            owner = await db.call(store.owners.owner_of, code)
             assert owner is not None and owner[0] == heir.id
         finally:
             for part in (gateway, heir):
@@ -185,7 +186,7 @@ def test_a_move_sent_while_its_table_is_adopted_waits_for_the_load_and_holds_up_
 
         async def table(code: str, owner: TableWorker) -> tuple[Any, int, str]:
             """A table of two people, its replica here, whose turn it is and a legal move."""
-            await db.call(store.create_table, sorry_table(code), owner.id)
+            await db.call(store.tables.create_table, sorry_table(code), owner.id)
             await owner.adopt(code)
             await gateway.join(code, "Bob", None, None)
             rep = await gateway.replica(code)
@@ -195,7 +196,7 @@ def test_a_move_sent_while_its_table_is_adopted_waits_for_the_load_and_holds_up_
             return rep, seat, str(state.legal_moves()[0])
 
         async def owner_of(code: str) -> str | None:
-            owner = await db.call(store.owner_of, code)
+            owner = await db.call(store.owners.owner_of, code)
             return None if owner is None else owner[0]
 
         try:
@@ -217,10 +218,10 @@ def test_a_move_sent_while_its_table_is_adopted_waits_for_the_load_and_holds_up_
                 while time.monotonic() < loading_since + DEAD_AFTER + 1:
                     await asyncio.sleep(0.1)
             assert "ADOPTD" in heir._loading
-            live = await db.call(store.live_workers, time.time() - DEAD_AFTER)
+            live = await db.call(store.owners.live_workers, time.time() - DEAD_AFTER)
             assert heir.id in [w["id"] for w in live]
             await sent  # answered once the table is loaded
-            assert await db.call(store.game_moves, adopted.table.game_id) == [move]
+            assert await db.call(store.tables.game_moves, adopted.table.game_id) == [move]
             assert "ADOPTD" in heir.tables
         finally:
             for part in (gateway, heir):
@@ -240,17 +241,16 @@ def test_a_move_goes_to_the_owner_its_replica_knows_without_reading_the_database
     (the replica knows it from the row it read and the owner's `owner` message); only a move that
     finds no answer there reads it — after a death, as the tests above show."""
 
-    class Counting(Store):
-        def __init__(self, url: str) -> None:
-            super().__init__(url)
-            self.owner_reads = 0
+    class Counting(OwnersRepo):
+        reads = 0
 
         def owner_of(self, code: str) -> tuple[str | None, int, int, str] | None:
-            self.owner_reads += 1
+            self.reads += 1
             return super().owner_of(code)
 
     async def main() -> None:
-        store = Counting(f"sqlite:///{tmp_path / 'hot.sqlite3'}")
+        store = Store(f"sqlite:///{tmp_path / 'hot.sqlite3'}")
+        counting = store.owners = Counting(store.engine)
         db, bus = Database(store), LocalBus()
         settings = Settings(bot_delay=0.0, idle_timeout=0.0)
         worker = TableWorker(db, bus, settings, SECRET, "worker")
@@ -258,19 +258,19 @@ def test_a_move_goes_to_the_owner_its_replica_knows_without_reading_the_database
         for part in (worker, gateway):
             await part.start()
         try:
-            await db.call(store.create_table, sorry_table("HOTPATH"), worker.id)
+            await db.call(store.tables.create_table, sorry_table("HOTPATH"), worker.id)
             await worker.adopt("HOTPATH")
             await gateway.join("HOTPATH", "Bob", None, None)
             rep = await gateway.replica("HOTPATH")
             await until(lambda: rep.table.live)
-            before = store.owner_reads
+            before = counting.reads
             for _ in range(10):
                 state, ply, seat = rep.table.state, rep.table.ply, rep.table.seat_to_play()
                 assert state is not None and seat is not None
                 await gateway.move(rep, seat, str(state.legal_moves()[0]), ply)
                 await until(lambda: rep.table.ply > ply)  # noqa: B023 (awaited in this turn)
-            assert store.owner_reads == before
-            assert len(await db.call(store.game_moves, rep.table.game_id)) == 10
+            assert counting.reads == before
+            assert len(await db.call(store.tables.game_moves, rep.table.game_id)) == 10
         finally:
             for part in (gateway, worker):
                 await part.stop()

@@ -330,14 +330,13 @@ def test_a_long_poll_is_woken_by_the_match_and_the_latency(
 def test_two_gateways_racing_one_match_make_one_table(db_url: str) -> None:
     """Cluster mode: any gateway may form a match. The second of two overlapping matches finds an
     entry taken and writes nothing — no second table, no entry moved."""
-    from parlour.server.matchmaking import Taken, store_join, store_match
-    from parlour.server.store import SeatRow, Store, TableRow
+    from parlour.server.storage import SeatRow, Store, TableRow
+    from parlour.server.storage.matchmaking import Taken
 
     store = Store(db_url)
     try:
         ids = [
-            store_join(
-                store,
+            store.quick.join(
                 {
                     "ticket_hash": f"t{i}", "client": "c", "account_id": None, "name": f"P{i}",
                     "game": "whot", "preset": "nigerian", "players": 2, "mu": 25.0,
@@ -356,10 +355,10 @@ def test_two_gateways_racing_one_match_make_one_table(db_url: str) -> None:
                 seats=[SeatRow(0, "P0", None, "a"), SeatRow(1, "P1", None, "b")],
             )  # fmt: skip
 
-        store_match(store, {ids[0]: 0, ids[1]: 1}, row("AAAAAA"), "w1", 1.0)
+        store.quick.match({ids[0]: 0, ids[1]: 1}, row("AAAAAA"), "w1", 1.0)
         with pytest.raises(Taken):  # another gateway, a moment later: ids[1] is taken
-            store_match(store, {ids[2]: 0, ids[1]: 1}, row("BBBBBB"), "w2", 1.0)
-        assert store.code_exists("AAAAAA") and not store.code_exists("BBBBBB")
+            store.quick.match({ids[2]: 0, ids[1]: 1}, row("BBBBBB"), "w2", 1.0)
+        assert store.tables.code_exists("AAAAAA") and not store.tables.code_exists("BBBBBB")
         with store.engine.connect() as conn:
             from parlour.server.schema import quick_entries
 
@@ -383,7 +382,7 @@ def test_gateways_of_a_cluster_share_one_queue(tmp_path: Path) -> None:
     from parlour.server.database import Database
     from parlour.server.gateway import Gateway
     from parlour.server.matchmaking import QuickMatch
-    from parlour.server.store import Store
+    from parlour.server.storage import Store
     from parlour.server.worker import TableWorker
 
     async def main() -> None:

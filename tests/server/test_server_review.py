@@ -188,7 +188,7 @@ def test_a_running_game_is_never_shown_through_the_review_api(sqlite_url: str) -
             mover = seats[v["to_play"]]
             mover.send({"type": "move", "move": choose(mover), "ply": v["ply"]})
         store = c.app.state.db.store
-        gid = store.load_table(code).games[-1].id
+        gid = store.tables.load_table(code).games[-1].id
         running = parlour.replay(_record(store, gid))
         cards, strings, _ = forbidden_for(running, None)
         assert cards  # there are hidden cards to give away
@@ -224,7 +224,7 @@ def _record(store: Any, gid: int) -> dict[str, Any]:
         "rules": dict(g.rules),
         "seed": int(g.seed),
         "setup": dict(g.setup),
-        "moves": store.game_moves(gid),
+        "moves": store.tables.game_moves(gid),
     }
 
 
@@ -341,17 +341,19 @@ def test_puzzles_are_shared_shown_without_their_answer_and_answered(sqlite_url: 
 def test_analyses_of_uploads_go_after_the_retention_those_of_stored_games_stay(
     sqlite_url: str,
 ) -> None:
-    from parlour.server.store import Store
+    from parlour.server.storage import Store
 
     store = Store(sqlite_url)
     try:
-        store.save_analysis("sha256:up", 0, "i30", None, '{"uploaded": 1}')
-        store.save_analysis("sha256:kept", 0, "i30", 7, '{"stored": 1}')
-        store.save_analysis("sha256:kept", 0, "i30", 7, '{"again": 1}')  # the first one stays
-        assert store.prune_uploaded_analyses(time.time() - 3600) == 0  # not old enough yet
-        assert store.prune_uploaded_analyses(time.time() + 1) == 1
-        assert store.load_analysis("sha256:up", 0, "i30") is None
-        assert store.load_analysis("sha256:kept", 0, "i30") == '{"stored": 1}'
-        assert store.analysed_seats("sha256:kept", "i30") == [0]
+        store.review.save_analysis("sha256:up", 0, "i30", None, '{"uploaded": 1}')
+        store.review.save_analysis("sha256:kept", 0, "i30", 7, '{"stored": 1}')
+        store.review.save_analysis(
+            "sha256:kept", 0, "i30", 7, '{"again": 1}'
+        )  # the first one stays
+        assert store.review.prune_uploaded_analyses(time.time() - 3600) == 0  # not old enough yet
+        assert store.review.prune_uploaded_analyses(time.time() + 1) == 1
+        assert store.review.load_analysis("sha256:up", 0, "i30") is None
+        assert store.review.load_analysis("sha256:kept", 0, "i30") == '{"stored": 1}'
+        assert store.review.analysed_seats("sha256:kept", "i30") == [0]
     finally:
         store.close()

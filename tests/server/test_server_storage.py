@@ -13,7 +13,7 @@ import pytest
 from server_testkit import Seat, client, greedy_chooser, join, new_table
 
 import parlour
-from parlour.server.store import Store, StoreError, database_url
+from parlour.server.storage import Store, StoreError, database_url
 
 
 def wait_for(pred: Any, timeout: float = 20.0) -> None:
@@ -28,7 +28,7 @@ def wait_for(pred: Any, timeout: float = 20.0) -> None:
 def test_migrations_run_twice(db_url: str) -> None:
     Store(db_url).close()
     store = Store(db_url)  # already at head: nothing to do
-    assert store.load_tables() == []
+    assert store.tables.load_tables() == []
     store.close()
 
 
@@ -160,21 +160,21 @@ def test_a_table_is_read_as_it_was_at_one_moment_while_its_owner_writes(pg_clust
     row, _, _ = plan_table(
         "SNAPSH", "whot", players=2, host_name="Ada", bot_delay=0.0, bot_limits=BotLimits()
     )
-    fence = owner.create_table(row, "worker-1")
+    fence = owner.tables.create_table(row, "worker-1")
     assert fence is not None
     wrote: list[int] = []
 
     def write_between(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
         # the owner takes a seat after the table's row was read, before its seats are
         if "parlour_seats" in statement and not wrote:
-            wrote.append(owner.fill_seat(fence, 1, "Bob", hash_token("bob")).seq)
+            wrote.append(owner.tables.fill_seat(fence, 1, "Bob", hash_token("bob")).seq)
 
     event.listen(reader.engine, "before_cursor_execute", write_between)
-    read = reader.load_table("SNAPSH")
+    read = reader.tables.load_table("SNAPSH")
     event.remove(reader.engine, "before_cursor_execute", write_between)
     assert read is not None and wrote == [fence.seq + 1]
     assert read.seq == fence.seq and read.seats[1].name is None, "seats of a later moment"
-    again = reader.load_table("SNAPSH")
+    again = reader.tables.load_table("SNAPSH")
     assert again is not None and again.seq == fence.seq + 1 and again.seats[1].name == "Bob"
     reader.close()
     owner.close()

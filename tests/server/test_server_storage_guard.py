@@ -16,7 +16,7 @@ import pytest
 from server_testkit import Seat, client, free_port, new_table
 
 import parlour
-from parlour.server.store import Store, StoreError
+from parlour.server.storage import Store, StoreError
 from parlour.server.tables import game_seeder
 
 
@@ -58,7 +58,7 @@ def _stored_secret(c: Any, sqlite_url: str) -> str:
         return str(sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(query).fetchone()[0])
     import sqlalchemy
 
-    from parlour.server.store import database_url
+    from parlour.server.storage import database_url
 
     engine = sqlalchemy.create_engine(database_url(database))
     try:

@@ -303,12 +303,12 @@ def test_a_person_plays_their_rounds_with_their_entrant_token(sqlite_url: str) -
 def test_a_round_is_opened_once_however_many_directors_race(db_url: str) -> None:
     """The compare-and-set on the round: the second opening of round 1 writes nothing."""
     from parlour.bots import BotLimits
-    from parlour.server.store import Store
+    from parlour.server.storage import Store
     from parlour.server.tables import plan_table
 
     store = Store(db_url)
     try:
-        store.create_tournament(
+        store.tournaments.create_tournament(
             {
                 "id": "RACE0001", "created_at": time.time(), "title": "race", "game": SWISS_GAME,
                 "preset": None, "options": {}, "format": "swiss", "rounds": 1, "table_size": 2,
@@ -316,8 +316,8 @@ def test_a_round_is_opened_once_however_many_directors_race(db_url: str) -> None
                 "round": 0, "host_hash": "x", "creator": None,
             }
         )  # fmt: skip
-        assert store.start_tournament("RACE0001", lambda n: 1) == "ok"
-        assert store.start_tournament("RACE0001", lambda n: 1) == "started"
+        assert store.tournaments.start_tournament("RACE0001", lambda n: 1) == "ok"
+        assert store.tournaments.start_tournament("RACE0001", lambda n: 1) == "started"
 
         def row(code: str) -> Any:
             planned, _, _ = plan_table(
@@ -326,12 +326,14 @@ def test_a_round_is_opened_once_however_many_directors_race(db_url: str) -> None
             )  # fmt: skip
             return planned
 
-        assert store.open_round("RACE0001", 0, 1, [(row("RACEAA"), [1, 2])], [], "w1")
-        assert not store.open_round("RACE0001", 0, 1, [(row("RACEBB"), [1, 2])], [], "w2")
-        data = store.load_tournament("RACE0001")
+        assert store.tournaments.open_round("RACE0001", 0, 1, [(row("RACEAA"), [1, 2])], [], "w1")
+        assert not store.tournaments.open_round(
+            "RACE0001", 0, 1, [(row("RACEBB"), [1, 2])], [], "w2"
+        )
+        data = store.tournaments.load_tournament("RACE0001")
         assert data is not None
         assert [t["table_code"] for t in data["tables"]] == ["RACEAA"]
-        assert not store.code_exists("RACEBB"), "the loser's table was never written"
+        assert not store.tables.code_exists("RACEBB"), "the loser's table was never written"
         assert data["tournament"]["round"] == 1
     finally:
         store.close()
@@ -343,7 +345,7 @@ def test_the_migrations_go_down_to_0006_and_up_again(db_url: str) -> None:
     from alembic.config import Config
     from sqlalchemy import inspect
 
-    from parlour.server.store import MIGRATIONS, Store
+    from parlour.server.storage import MIGRATIONS, Store
 
     store = Store(db_url)  # at head
     try:

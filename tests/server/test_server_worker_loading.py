@@ -13,7 +13,7 @@ from parlour.server import Settings
 from parlour.server.bus import Handler, LocalBus
 from parlour.server.database import Database
 from parlour.server.messages import ChatLines, ChatLinesAnswer, Ready, ReadyAnswer, Reply, Request
-from parlour.server.store import Store
+from parlour.server.storage import Store
 from parlour.server.tables import plan_table
 from parlour.server.worker import TableWorker
 
@@ -29,7 +29,7 @@ def test_a_table_found_by_adopt_and_by_the_round_at_once_is_loaded_once(tmp_path
                 "LOADED", "whot", players=2, host_name="Ada", bots={1: "random"},
                 bot_delay=10.0, bot_limits=BotLimits(),
             )  # fmt: skip
-            await db.call(store.create_table, row, worker.id)
+            await db.call(store.tables.create_table, row, worker.id)
             # the heartbeat's round and the gateway's adopt message, together
             await asyncio.gather(worker.adopt_round(), worker.adopt("LOADED"))
             owned = worker.tables["LOADED"]
@@ -65,7 +65,7 @@ def test_a_request_that_overtakes_the_adopt_is_answered_by_the_table_the_store_g
                     code, "whot", players=2, host_name="Ada", bots={1: "random"},
                     bot_delay=10.0, bot_limits=BotLimits(),
                 )  # fmt: skip
-                await db.call(store.create_table, row, owner)
+                await db.call(store.tables.create_table, row, owner)
             assert "OURS" not in worker.tables  # no adopt, no round yet
             answer = await worker._answer(Request("r1", "OURS", "gw", ChatLines()))
             assert answer == Reply("r1", ChatLinesAnswer([]))
@@ -108,12 +108,12 @@ def test_a_request_during_the_load_is_answered_once_the_first_game_is_dealt(
                 "READY", "whot", players=2, host_name="Ada", bots={1: "random"},
                 bot_delay=10.0, bot_limits=BotLimits(),
             )  # fmt: skip
-            await db.call(store.create_table, row, worker.id)
+            await db.call(store.tables.create_table, row, worker.id)
             _, answer = await asyncio.gather(
                 worker.adopt("READY"), worker._answer(Request("r1", "READY", "gw", Ready()))
             )
             assert answer == Reply("r1", ReadyAnswer("playing"))
-            stored = await db.call(store.load_table, "READY")
+            stored = await db.call(store.tables.load_table, "READY")
             assert stored is not None and stored.status == "playing"
         finally:
             await worker.stop()

@@ -218,7 +218,9 @@ class Accounts:
         if not self.signups.take(client):
             raise TableError("too many new accounts from you: wait a minute", 429, "rate_limited")
         hashed = await asyncio.to_thread(self.passwords.hash, password)
-        account_id = await self.db.call(self.db.store.create_account, name, name_key(name), hashed)
+        account_id = await self.db.call(
+            self.db.store.accounts.create_account, name, name_key(name), hashed
+        )
         if account_id is None:
             raise TableError(f"the username {name!r} is taken", 409, "taken")
         return account_id, name, await self.new_session(account_id)
@@ -236,19 +238,19 @@ class Accounts:
             )
         # a password no account can have (empty, over the longest) is checked against the dummy
         possible = 0 < len(password) <= MAX_PASSWORD
-        found = await self.db.call(self.db.store.account_by_key, key) if possible else None
+        found = await self.db.call(self.db.store.accounts.account_by_key, key) if possible else None
         stored = found["password_hash"] if found else None
         ok = await asyncio.to_thread(self.passwords.verify, stored, password[:MAX_PASSWORD])
         if not ok or found is None:
             raise TableError("wrong username or password", 401, "bad_login")
         if self.passwords.needs_rehash(stored or ""):
             new = await asyncio.to_thread(self.passwords.hash, password)
-            await self.db.call(self.db.store.set_password, found["id"], new)
+            await self.db.call(self.db.store.accounts.set_password, found["id"], new)
         return int(found["id"]), str(found["username"]), await self.new_session(found["id"])
 
     async def new_session(self, account_id: int) -> str:
         token = new_session_token()
-        await self.db.call(self.db.store.new_session, account_id, session_hash(token))
+        await self.db.call(self.db.store.accounts.new_session, account_id, session_hash(token))
         return token
 
     async def session(self, token: str | None) -> dict[str, Any] | None:
@@ -256,17 +258,19 @@ class Accounts:
         if not token or len(token) > 128:
             return None
         since = time.time() - self.settings.session_days * 86400
-        return await self.db.call(self.db.store.session_account, session_hash(token), since)
+        return await self.db.call(
+            self.db.store.accounts.session_account, session_hash(token), since
+        )
 
     async def change_password(self, account_id: int, current: Any, new: Any, keep: str) -> None:
         """A new password (the current one checked); every other session of the account ends."""
-        found = await self.db.call(self.db.store.account_by_id, account_id)
+        found = await self.db.call(self.db.store.accounts.account_by_id, account_id)
         assert found is not None
         await self.check_own_password(found, current)
         check_password(new, found["username"])
         hashed = await asyncio.to_thread(self.passwords.hash, new)
-        await self.db.call(self.db.store.set_password, account_id, hashed)
-        await self.db.call(self.db.store.drop_sessions, account_id, session_hash(keep))
+        await self.db.call(self.db.store.accounts.set_password, account_id, hashed)
+        await self.db.call(self.db.store.accounts.drop_sessions, account_id, session_hash(keep))
 
     async def check_own_password(self, found: dict[str, Any], password: Any) -> None:
         ok = (

@@ -46,7 +46,7 @@ from .routes.players import router as players_router
 from .routes.quickmatch import router as quick_router
 from .session import websocket_session
 from .settings import Settings
-from .store import Store
+from .storage import Store
 from .tables import TableError
 from .worker import TableWorker
 

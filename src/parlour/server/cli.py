@@ -88,14 +88,14 @@ def cmd_leaderboard(args: argparse.Namespace, out: Console) -> int:
     if args.server:
         rows = _leaderboard_from(args.server, game, preset, limit)
     else:
-        from .store import Store, StoreError
+        from .storage import Store, StoreError
 
         try:
             store = Store(args.database or DEFAULT_DATABASE)
         except StoreError as exc:
             raise ParlourError(f"{exc} (or ask it: --server URL)") from None
         try:
-            rows = store.leaderboard(game, preset, limit)
+            rows = store.ratings.leaderboard(game, preset, limit)
         finally:
             store.close()
     table = Table(title=f"{game} — {preset}: leaderboard")
@@ -224,7 +224,7 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
     from .app import create_app
     from .compression import websocket_protocol
     from .protocols import guarded_http
-    from .store import Store, StoreError, database_url
+    from .storage import Store, StoreError, database_url
 
     settings = settings_from(args)
     if settings.role != "all" and not settings.bus:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from .store import Fence, MoveRow, Store
+from .storage import Fence, MoveRow, Store
 
 __all__ = ["Database"]
 
@@ -51,14 +51,14 @@ class Database:
             while self._moves:
                 batch, self._moves = self._moves, []
                 try:
-                    fences = await self.call(self.store.add_moves, [r for r, _ in batch])
+                    fences = await self.call(self.store.tables.add_moves, [r for r, _ in batch])
                 except Exception as exc:
                     if len(batch) == 1:
                         batch[0][1].set_exception(exc)
                         continue
                     for row, fut in batch:  # one refused row must not fail the others
                         try:
-                            (fence,) = await self.call(self.store.add_moves, [row])
+                            (fence,) = await self.call(self.store.tables.add_moves, [row])
                         except Exception as one:
                             fut.set_exception(one)
                         else:

@@ -1,16 +1,16 @@
 """The tournament director: runs beside every table worker and moves running tournaments on.
 
-A tournament's state is in the database (`parlour_tournaments`: open → running → finished, and
-the round being played). The director looks at each running tournament when one of its worker's
-tables finishes a game, and every `tournament_poll` seconds anyway (a table of another worker, a
-start through another gateway, a restart): when every table of the current round is over, it
-seats the next round (`tournament.next_round`) and opens its tables — real server tables,
-owned by this worker, every seat filled (people by their entrant token, which is their seat token
-at every table of the tournament; bots by their spec) so that each starts at once — in one
-transaction with a compare-and-set of the round (`Store.open_round`): when two workers' directors
-race, one opens the round and the other writes nothing. When there is no next round it stores the
-final standings. Nothing is held in memory between looks, so a restarted server carries on where
-the database says.
+A tournament's state is in the database (`parlour_tournaments`: open → running → finished, and the
+round being played). The director looks at each running tournament when one of its worker's tables
+finishes a game, and every `tournament_poll` seconds anyway (a table of another worker, a start
+through another gateway, a restart): when every table of the current round is over, it seats the
+next round (`tournament.next_round`) and opens its tables — real server tables, owned by this
+worker, every seat filled (people by their entrant token, which is their seat token at every table
+of the tournament; bots by their spec) so that each starts at once — in one transaction with a
+compare-and-set of the round (`store.tournaments.open_round`): when two workers' directors race,
+one opens the round and the other writes nothing. When there is no next round it stores the final
+standings. Nothing is held in memory between looks, so a restarted server carries on where the
+database says.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.core.registry import info
 
-from .store import TableRow
+from .storage import TableRow
 from .tables import IDLE_FALLBACK, TableError, plan_table, random_code
 from .tournament import Entrant, Outcome, next_round, standings, swiss_rounds
 
@@ -41,7 +41,7 @@ def entrants_of(data: dict[str, Any]) -> list[Entrant]:
 
 
 def outcomes_of(data: dict[str, Any]) -> list[Outcome]:
-    """The tables (and byes) of every round as `Store.load_tournament` read them."""
+    """The tables (and byes) of every round as `store.tournaments.load_tournament` read them."""
     out = []
     for r in data["tables"]:
         code = r["table_code"]
@@ -95,7 +95,7 @@ class TournamentDirector:
 
     async def look(self) -> None:
         """Move on every running tournament whose round is over."""
-        for tid in await self.db.call(self.db.store.running_tournaments):
+        for tid in await self.db.call(self.db.store.tournaments.running_tournaments):
             try:
                 await self.advance(tid)
             except asyncio.CancelledError:
@@ -108,7 +108,7 @@ class TournamentDirector:
         "finished", "raced" (another worker moved it on first) or "full" (the server has no room
         for the round's tables now: next time)."""
         store = self.db.store
-        data = await self.db.call(store.load_tournament, tid)
+        data = await self.db.call(store.tournaments.load_tournament, tid)
         if data is None or data["tournament"]["status"] != "running":
             return "gone"
         t = data["tournament"]
@@ -129,7 +129,7 @@ class TournamentDirector:
         )
         if seating is None:
             final = standings(t["format"], entrants, outcomes, finished=True)
-            done = await self.db.call(store.finish_tournament, tid, current, final)
+            done = await self.db.call(store.tournaments.finish_tournament, tid, current, final)
             if done:
                 log.info("tournament %s finished after %d rounds", tid, current)
             return "finished" if done else "raced"
@@ -142,7 +142,13 @@ class TournamentDirector:
         if not await self._room_for([row for row, _ in rows], t["creator"]):
             return "full"
         opened = await self.db.call(
-            store.open_round, tid, current, seating.round, rows, seating.byes, self.worker.id
+            store.tournaments.open_round,
+            tid,
+            current,
+            seating.round,
+            rows,
+            seating.byes,
+            self.worker.id,
         )
         if not opened:
             return "raced"
@@ -157,7 +163,7 @@ class TournamentDirector:
         fills the server with bots through a tournament (the start refuses a tournament whose
         rounds could not fit; this waits while the creator's other tables of bots play on)."""
         st = self.settings
-        counts = await self.db.call(self.db.store.open_counts, creator)
+        counts = await self.db.call(self.db.store.tables.open_counts, creator)
         bots_only = sum(all(s.bot is not None for s in row.seats) for row in rows)
         if counts["all"] + len(rows) > st.max_tables:
             return False
@@ -195,7 +201,7 @@ class TournamentDirector:
     async def _new_code(self, taken: set[str]) -> str:
         for _ in range(50):
             code = random_code()
-            if code not in taken and not await self.db.call(self.db.store.code_exists, code):
+            if code not in taken and not await self.db.call(self.db.store.tables.code_exists, code):
                 taken.add(code)
                 return code
         raise TableError("could not find a free table code", 503)

@@ -63,7 +63,7 @@ from .messages import (
 )
 from .rematch import check_rematch, plan_rematch
 from .settings import Settings
-from .store import TableRow
+from .storage import TableRow
 from .tables import Table, TableError, game_seeder, plan_table, random_code, rebuild
 from .worker import DEAD_AFTER, table_channel
 
@@ -239,7 +239,7 @@ class Replica:
 
     async def resync(self) -> None:
         """Read the table again from the database (the one source of truth): inside the lock."""
-        row = await self.gateway.db.call(self.gateway.db.store.load_table, self.code)
+        row = await self.gateway.db.call(self.gateway.db.store.tables.load_table, self.code)
         if row is None:
             return
         old = self.table
@@ -351,7 +351,7 @@ class Gateway:
 
         await self.bus.subscribe(table_channel(code), early)
         try:
-            row = await self.db.call(self.db.store.load_table, code)
+            row = await self.db.call(self.db.store.tables.load_table, code)
         except BaseException:
             await self.bus.unsubscribe(table_channel(code), early)
             raise
@@ -371,7 +371,7 @@ class Gateway:
 
     async def catch_up(self, rep: Replica) -> None:
         """Read a replica again if the database has a change it has not heard of."""
-        seqs = await self.db.call(self.db.store.seqs, [rep.code])
+        seqs = await self.db.call(self.db.store.tables.seqs, [rep.code])
         if seqs.get(rep.code, -1) > rep.table.seq:
             async with rep.lock:
                 if seqs[rep.code] > rep.table.seq:
@@ -395,7 +395,7 @@ class Gateway:
         """Compare every replica's change number with the database's; read again what lags (an
         update the bus lost), and let go of replicas nobody has used for a while."""
         codes = list(self.replicas)
-        seqs = await self.db.call(self.db.store.seqs, codes)
+        seqs = await self.db.call(self.db.store.tables.seqs, codes)
         now = time.monotonic()
         for code in codes:
             rep = self.replicas.get(code)
@@ -420,7 +420,7 @@ class Gateway:
             and rep.table.state is not None
             and not rep.table.live
         ]
-        for code, made in (await self.db.call(self.db.store.rematches, over)).items():
+        for code, made in (await self.db.call(self.db.store.tables.rematches, over)).items():
             rep = self.replicas.get(code)
             if rep is not None:
                 rep.tell_rematch(made)
@@ -457,7 +457,7 @@ class Gateway:
             if attempt == 0 and owner_hint is not None and owner_hint[0] is not None:
                 owner = (owner_hint[0], owner_hint[1], -1, "playing")
             else:
-                owner = await self.db.call(self.db.store.owner_of, code)
+                owner = await self.db.call(self.db.store.owners.owner_of, code)
             if owner is None or owner[3] in ("closed", "expired"):
                 raise TableError(f"no open table {code!r}", 404, "unknown_table")
             if owner[0] is None:  # released, not yet adopted: give a worker a moment
@@ -534,7 +534,7 @@ class Gateway:
                         del self._owner_news[code]
             if future.done():
                 return future.result()
-            now = await self.db.call(self.db.store.owner_of, code)
+            now = await self.db.call(self.db.store.owners.owner_of, code)
             if now is None or now[:2] != owner[:2]:
                 return None
         return None
@@ -572,14 +572,14 @@ class Gateway:
         )
         await self._check_room(client, all(s.bot is not None for s in row.seats))
         worker = await self._place()
-        await self.db.call(self.db.store.create_table, row, worker)
+        await self.db.call(self.db.store.tables.create_table, row, worker)
         await self._opened(client, row, worker, host_seat)
         return code, host_token, host_seat
 
     async def _check_room(self, client: str | None, bots_only: bool) -> None:
         """Whether the server, and this client, may open another table."""
         st = self.settings
-        counts = await self.db.call(self.db.store.open_counts, client)
+        counts = await self.db.call(self.db.store.tables.open_counts, client)
         if counts["all"] >= st.max_tables:
             raise TableError("the server has as many open tables as it takes", 503, "busy")
         if bots_only and counts["bots"] >= st.max_bot_tables:
@@ -611,12 +611,12 @@ class Gateway:
     async def _place(self) -> str:
         """The live worker to own a new table: the least loaded one not draining."""
         if self.local_worker is not None and not self.local_worker.draining:
-            live = await self.db.call(self.db.store.live_workers, time.time() - DEAD_AFTER)
+            live = await self.db.call(self.db.store.owners.live_workers, time.time() - DEAD_AFTER)
             others = [w for w in live if not w["draining"] and w["id"] != self.local_worker.id]
             if not others:
                 return str(self.local_worker.id)
         for _ in range(20):
-            live = await self.db.call(self.db.store.live_workers, time.time() - DEAD_AFTER)
+            live = await self.db.call(self.db.store.owners.live_workers, time.time() - DEAD_AFTER)
             ready = [w for w in live if not w["draining"]]
             if ready:
                 return str(ready[0]["id"])
@@ -626,7 +626,7 @@ class Gateway:
     async def _new_code(self) -> str:
         for _ in range(50):
             code = random_code()
-            if not await self.db.call(self.db.store.code_exists, code):
+            if not await self.db.call(self.db.store.tables.code_exists, code):
                 return code
         raise TableError("could not find a free table code", 503)
 
@@ -754,7 +754,7 @@ class Gateway:
         row = plan_rematch(rep.table, code)
         await self._check_room(client, all(s.bot is not None for s in row.seats))
         worker = await self._place()
-        made = await self.db.call(self.db.store.open_rematch, rep.code, row, worker)
+        made = await self.db.call(self.db.store.tables.open_rematch, rep.code, row, worker)
         if made is not None:  # another request opened it first: that one is the rematch
             rep.tell_rematch(made)
             raise TableError(f"the rematch is at /t/{made}", 409, "rematch_made")

@@ -54,8 +54,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
-
 import parlour
 from parlour.core.registry import games as all_games
 
@@ -65,10 +63,8 @@ from .database import Database
 from .gateway import Gateway
 from .messages import BusMessage, QuickMatched
 from .ratings import fresh
-from .schema import quick_entries as q
-from .schema import ratings
 from .settings import Settings
-from .store import Store, TableRow, _insert_table
+from .storage.matchmaking import Taken
 from .tables import IDLE_FALLBACK, TableError, clean_name, hash_token, plan_table
 
 __all__ = ["BOT", "Entry", "QuickMatch", "band", "band_words", "find_groups"]
@@ -77,7 +73,6 @@ log = logging.getLogger("parlour.server")
 
 BOT = "hint"  # the bot that fills seats
 CHANNEL = "quick"  # the bus channel on which a match wakes the long polls of every gateway
-KEEP_DONE = 86400.0  # seconds a matched, left or expired entry stays readable
 REREAD_EVERY = 1.0  # seconds between a long poll's reads of its entry (a match wakes it sooner)
 
 
@@ -152,117 +147,6 @@ def find_groups(
         used.update(e.id for e in chosen)
         groups.append((chosen, players - len(chosen)))
     return groups
-
-
-# --- storage: functions of the store, run on the database thread ----------------------------------
-class Taken(Exception):
-    """An entry of a match was matched, left or expired meanwhile (another gateway's match)."""
-
-
-def _row(r: Any) -> dict[str, Any]:
-    return dict(r._mapping)
-
-
-def store_join(store: Store, values: dict[str, Any], per_client: int) -> int:
-    with store.engine.begin() as conn:
-        if values["account_id"] is not None:
-            mine = select(q.c.id).where(
-                q.c.account_id == values["account_id"], q.c.status == "waiting"
-            )
-            if conn.execute(mine).first() is not None:
-                raise TableError(
-                    "you are in the queue already (in another tab?): leave it first",
-                    409,
-                    "queued",
-                )
-        if values["client"] is not None:
-            count = select(func.count()).where(
-                q.c.client == values["client"], q.c.status == "waiting"
-            )
-            if (conn.execute(count).scalar() or 0) >= per_client:
-                raise TableError(
-                    f"{per_client} entries from your address are in the queue already",
-                    429,
-                    "too_many",
-                )
-        key = conn.execute(insert(q).values(**values)).inserted_primary_key
-        assert key is not None
-        return int(key[0])
-
-
-def store_entry(
-    store: Store, ticket_hash: str | None, account_id: int | None, now: float
-) -> dict[str, Any] | None:
-    """The entry of a ticket (else the account's latest), its being asked after noted."""
-    with store.engine.begin() as conn:
-        if ticket_hash is not None:
-            where = q.c.ticket_hash == ticket_hash
-        elif account_id is not None:
-            where = q.c.account_id == account_id
-        else:
-            return None
-        r = conn.execute(select(q).where(where).order_by(q.c.id.desc()).limit(1)).first()
-        if r is None:
-            return None
-        if r.status == "waiting":
-            conn.execute(update(q).where(q.c.id == r.id).values(seen_at=now))
-        return _row(r)
-
-
-def store_leave(store: Store, entry_id: int) -> bool:
-    with store.engine.begin() as conn:
-        res = conn.execute(
-            update(q).where(q.c.id == entry_id, q.c.status == "waiting").values(status="left")
-        )
-        return bool(res.rowcount == 1)
-
-
-def store_waiting(store: Store, now: float, ttl: float) -> list[dict[str, Any]]:
-    """Expire the waiting entries nobody asked after for `ttl` seconds, forget old finished ones,
-    and return the waiting ones."""
-    with store.engine.begin() as conn:
-        conn.execute(
-            update(q)
-            .where(q.c.status == "waiting", q.c.seen_at < now - ttl)
-            .values(status="expired")
-        )
-        conn.execute(
-            delete(q).where(
-                q.c.status != "waiting",
-                or_(q.c.matched_at < now - KEEP_DONE, q.c.seen_at < now - KEEP_DONE),
-            )
-        )
-        rows = conn.execute(select(q).where(q.c.status == "waiting").order_by(q.c.id)).all()
-        return [_row(r) for r in rows]
-
-
-def store_match(store: Store, seats: dict[int, int], row: TableRow, owner: str, now: float) -> None:
-    """One match in one transaction: each entry from waiting to matched (a compare-and-set; any
-    one taken meanwhile rolls it all back: `Taken`), and the new table stored, owned by `owner`."""
-    with store.engine.begin() as conn:
-        for entry_id, seat in sorted(seats.items()):  # one order: no deadlock between two
-            res = conn.execute(
-                update(q)
-                .where(q.c.id == entry_id, q.c.status == "waiting")
-                .values(status="matched", table_code=row.code, seat=seat, matched_at=now)
-            )
-            if res.rowcount != 1:
-                raise Taken(entry_id)
-        _insert_table(conn, row, owner)
-
-
-def store_rating(store: Store, account_id: int, game: str, preset: str) -> float | None:
-    with store.engine.connect() as conn:
-        found = conn.execute(
-            select(ratings.c.mu).where(
-                and_(
-                    ratings.c.player == f"a:{account_id}",
-                    ratings.c.game == game,
-                    ratings.c.preset == preset,
-                )
-            )
-        ).scalar()
-    return None if found is None else float(found)
 
 
 # --- the gateway's part ---------------------------------------------------------------------------
@@ -341,7 +225,7 @@ class QuickMatch:
         shown = account[1] if account is not None else clean_name(name)
         mu = fresh().mu
         if account is not None:
-            rated = await self.db.call(store_rating, self.db.store, account[0], game, preset)
+            rated = await self.db.call(self.db.store.ratings.mu_of, account[0], game, preset)
             mu = fresh().mu if rated is None else rated
         if client is not None and not self.joins.take(client):
             raise TableError(
@@ -363,12 +247,12 @@ class QuickMatch:
             "seen_at": now,
             "status": "waiting",
         }
-        await self.db.call(store_join, self.db.store, values, st.quick_per_client)
+        await self.db.call(self.db.store.quick.join, values, st.quick_per_client)
         try:  # the entry is in: a match that cannot be opened now is tried again each round
             await self.match((game, preset, players))
         except Exception:
             log.exception("quick match: matching after a join failed")
-        found = await self.db.call(store_entry, self.db.store, hash_token(ticket), None, now)
+        found = await self.db.call(self.db.store.quick.entry, hash_token(ticket), None, now)
         assert found is not None
         return ticket, self.described(found)
 
@@ -381,7 +265,7 @@ class QuickMatch:
         if th is None and account_id is None:
             raise TableError("send the ticket, or log in", 401, "no_ticket")
         deadline = time.monotonic() + max(0.0, min(wait, self.settings.quick_max_wait))
-        found = await self.db.call(store_entry, self.db.store, th, account_id, self.clock())
+        found = await self.db.call(self.db.store.quick.entry, th, account_id, self.clock())
         if found is None:
             raise TableError("no such entry in the queue", 404, "no_entry")
         event = asyncio.Event()
@@ -395,7 +279,7 @@ class QuickMatch:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), min(REREAD_EVERY, left))
                 event.clear()
-                again = await self.db.call(store_entry, self.db.store, th, account_id, self.clock())
+                again = await self.db.call(self.db.store.quick.entry, th, account_id, self.clock())
                 found = again or found
         finally:
             waiting = self._wake.get(int(found["id"]), set())
@@ -408,12 +292,12 @@ class QuickMatch:
         th = None if not ticket else hash_token(ticket)
         if th is None and account_id is None:
             raise TableError("send the ticket, or log in", 401, "no_ticket")
-        found = await self.db.call(store_entry, self.db.store, th, account_id, self.clock())
+        found = await self.db.call(self.db.store.quick.entry, th, account_id, self.clock())
         if found is None:
             raise TableError("no such entry in the queue", 404, "no_entry")
         if found["status"] == "waiting":
-            await self.db.call(store_leave, self.db.store, int(found["id"]))
-            found = await self.db.call(store_entry, self.db.store, th, account_id, self.clock())
+            await self.db.call(self.db.store.quick.leave, int(found["id"]))
+            found = await self.db.call(self.db.store.quick.entry, th, account_id, self.clock())
             assert found is not None
         await tell(self.gateway.bus, CHANNEL, QuickMatched([int(found["id"])]))
         return self.described(found)
@@ -464,7 +348,7 @@ class QuickMatch:
         st = self.settings
         async with self._lock:
             now = self.clock()
-            rows = await self.db.call(store_waiting, self.db.store, now, st.quick_ttl)
+            rows = await self.db.call(self.db.store.quick.waiting, now, st.quick_ttl)
             pools: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
             for r in rows:
                 key = (r["game"], r["preset"], int(r["players"]))
@@ -535,7 +419,7 @@ class QuickMatch:
         await gw._check_room(None, False)
         worker = await gw._place()
         try:
-            await self.db.call(store_match, self.db.store, seats, row, worker, now)
+            await self.db.call(self.db.store.quick.match, seats, row, worker, now)
         except Taken:
             return False
         await gw._opened(None, row, worker, None)

@@ -8,8 +8,9 @@ and an uncertainty `sigma`, so a newcomer moves fast and settles), and already r
 conservative `ordinal` = mu - 3 sigma.
 
 A player is `a:<account id>` or `bot:<spec>`: a bot is rated as the whole spec it plays, and a
-rated table seats only bots of the game's levels (`tables.plan_table`), so `bot:counter` is Whot!'s
-expert and a weakened search (`ismcts:iterations=1`) can never be rated as the expert it is not.
+rated table seats only bots of the game's levels (`tables.plan_table`), so a level's bot is rated
+under its level's spec, and a weakened search (`ismcts:iterations=1`) can never be rated as the
+expert it is not.
 (Ratings stored before bots were rated by level are `bot:<kind>` rows: kept, no longer moved.) A bot
 in several seats of one game is rated once, at its best rank (as `sim/ratings.py` does).
 

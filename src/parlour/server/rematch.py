@@ -18,7 +18,7 @@ import time
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import fresh_seed
 
-from .store import SeatRow, TableRow
+from .storage import SeatRow, TableRow
 from .tables import Table, TableError
 
 __all__ = ["check_rematch", "plan_rematch"]

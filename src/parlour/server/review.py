@@ -11,8 +11,8 @@ record is shown open only when it is finished.
 pool of spawned processes (off the event loop and its interpreter lock, like the bots' searches in
 `thinking.py`, but a pool of its own, so that a long analysis never keeps a table's bot waiting),
 one decision per job at a time, so progress is known after each, a cancel stops between two, and
-the result equals the terminal's `parlour analyse` with the same seed. The queue is in the
-database (`analysis_jobs.py`), not in a gateway: any gateway answers a job's progress, result and
+the result equals the terminal's `parlour analyse` with the same seed. The queue is in the database
+(`storage/analysis_jobs.py`), not in a gateway: any gateway answers a job's progress, result and
 cancel, each gateway's `analysis_workers` runners take jobs from it, and every judged decision is
 kept with its job, so a job whose gateway stopped (or died: its beat goes stale) is taken over by
 another from where it was. At most `analysis_queue` analyses wait or run, one per client; the
@@ -50,12 +50,12 @@ from parlour.review import (
 from parlour.review.files import GameEntry, default_names, read_games
 from parlour.review.step import private_parts
 
-from . import analysis_jobs as jobs
 from .clients import RateMeter
 from .database import Database
 from .judging import judge_decision
 from .pools import process_pool
 from .settings import Settings
+from .storage.analysis_jobs import JobRow, NewJob
 from .tables import TableError
 from .wire import web_assets
 
@@ -289,11 +289,11 @@ class Reviews:
 
     async def _beat(self) -> None:
         if self._running:
-            await self.db.call(jobs.beat, self.db.store, self.runner, time.time())
+            await self.db.call(self.db.store.analysis_jobs.beat, self.runner, time.time())
 
     async def _sweep(self) -> None:
         await self.prune()
-        await self.db.call(jobs.prune, self.db.store, time.time() - KEEP_JOBS)
+        await self.db.call(self.db.store.analysis_jobs.prune, time.time() - KEEP_JOBS)
 
     async def stop(self) -> None:
         """Stop judging; the jobs under way here go back to the queue where they were, for
@@ -309,7 +309,7 @@ class Reviews:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
         with contextlib.suppress(Exception):  # a database gone: its beat goes stale instead
-            await self.db.call(jobs.release, self.db.store, self.runner)
+            await self.db.call(self.db.store.analysis_jobs.release, self.runner)
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:  # its processes exit if this gateway is killed (pools.py)
@@ -334,7 +334,7 @@ class Reviews:
 
     async def cached(self, record: Record, seat: int, budget: Budget) -> dict[str, Any] | None:
         text = await self.db.call(
-            self.db.store.load_analysis, record_hash(record), seat, budget_key(budget)
+            self.db.store.review.load_analysis, record_hash(record), seat, budget_key(budget)
         )
         return None if text is None else json.loads(text)
 
@@ -361,7 +361,7 @@ class Reviews:
                 "puzzles": puzzles,
                 "error": None,
             }
-        new = jobs.NewJob(
+        new = NewJob(
             id=secrets.token_urlsafe(9),
             client=client,
             record=record.to_json(),
@@ -372,21 +372,21 @@ class Reviews:
             game_id=game_id,
         )
         most = self.settings.analysis_queue
-        job, made = await self.db.call(jobs.submit, self.db.store, new, most, time.time())
+        job, made = await self.db.call(self.db.store.analysis_jobs.submit, new, most, time.time())
         if made:
             self._wake.set()
         return await self.state(job.id)
 
     async def state(self, job_id: str) -> dict[str, Any]:
         """A job's state as the API answers it, read from the database (any gateway's job)."""
-        found = await self.db.call(jobs.job_state, self.db.store, job_id)
+        found = await self.db.call(self.db.store.analysis_jobs.job_state, job_id)
         if found is None:
             raise TableError(f"no analysis {job_id!r} (finished ones are cached)", 404, "unknown")
         job, ahead = found
         analysis = None
         if job.status == "done":
             text = await self.db.call(
-                self.db.store.load_analysis, job.record_hash, job.seat, job.budget_key
+                self.db.store.review.load_analysis, job.record_hash, job.seat, job.budget_key
             )
             analysis = None if text is None else json.loads(text)
         return {
@@ -404,7 +404,7 @@ class Reviews:
         }
 
     async def cancel(self, job_id: str, client: str) -> dict[str, Any]:
-        job = await self.db.call(jobs.cancel, self.db.store, job_id, client, time.time())
+        job = await self.db.call(self.db.store.analysis_jobs.cancel, job_id, client, time.time())
         if job is None:
             raise TableError(f"no analysis {job_id!r} (finished ones are cached)", 404, "unknown")
         return await self.state(job_id)
@@ -420,8 +420,7 @@ class Reviews:
                 try:
                     now = time.time()
                     got = await self.db.call(
-                        jobs.claim,
-                        self.db.store,
+                        self.db.store.analysis_jobs.claim,
                         self.runner,
                         now,
                         now - self.settings.analysis_takeover,
@@ -442,7 +441,7 @@ class Reviews:
         self._running.pop(job_id, None)
         self._wake.set()  # a runner is free: the next job
 
-    async def _run(self, job: jobs.JobRow, judged_before: list[str]) -> None:
+    async def _run(self, job: JobRow, judged_before: list[str]) -> None:
         try:
             await self._judge(job, judged_before)
         except asyncio.CancelledError:
@@ -456,22 +455,30 @@ class Reviews:
 
     async def _end(
         self,
-        job: jobs.JobRow,
+        job: JobRow,
         status: str,
         error: str | None = None,
         puzzles: list[dict[str, Any]] | None = None,
     ) -> None:
         await self.db.call(
-            jobs.finish, self.db.store, job.id, self.runner, status, time.time(), error, puzzles
+            self.db.store.analysis_jobs.finish,
+            job.id,
+            self.runner,
+            status,
+            time.time(),
+            error,
+            puzzles,
         )
 
-    async def _judge(self, job: jobs.JobRow, judged_before: list[str]) -> None:
+    async def _judge(self, job: JobRow, judged_before: list[str]) -> None:
         """Judge the job's decisions from the first one not judged yet, keeping each as it is
         judged; stop between two when it is cancelled or no longer this runner's."""
         store, me = self.db.store, self.runner
         rec = Record.from_json(job.record)
         _, points, forced, end = await asyncio.to_thread(decision_points, rec, job.seat)
-        said = await self.db.call(jobs.set_total, store, job.id, me, len(points), time.time())
+        said = await self.db.call(
+            store.analysis_jobs.set_total, job.id, me, len(points), time.time()
+        )
         judged = [Decision.from_dict(json.loads(x)) for x in judged_before]
         seconds = job.seconds
         loop = asyncio.get_running_loop()
@@ -488,8 +495,7 @@ class Reviews:
             )
             took = time.perf_counter() - start
             said = await self.db.call(
-                jobs.record_decision,
-                store,
+                store.analysis_jobs.record_decision,
                 job.id,
                 me,
                 len(judged),
@@ -519,7 +525,7 @@ class Reviews:
         )
         data = analysis.to_dict()
         await self.db.call(
-            store.save_analysis,
+            store.review.save_analysis,
             analysis.record["hash"],
             job.seat,
             job.budget_key,
@@ -537,7 +543,9 @@ class Reviews:
         out = []
         for p in found:
             pid = puzzle_id(p)
-            await self.db.call(self.db.store.save_puzzle, pid, p.game, json.dumps(p.to_dict()))
+            await self.db.call(
+                self.db.store.puzzles.save_puzzle, pid, p.game, json.dumps(p.to_dict())
+            )
             out.append(
                 {"id": pid, "ply": p.source["ply"], "margin": p.margin, "link": f"/puzzle/{pid}"}
             )
@@ -545,7 +553,7 @@ class Reviews:
 
     async def prune(self) -> int:
         before = time.time() - self.settings.retention_days * 86400
-        return await self.db.call(self.db.store.prune_uploaded_analyses, before)
+        return await self.db.call(self.db.store.review.prune_uploaded_analyses, before)
 
 
 def stored_entry(row: dict[str, Any]) -> GameEntry:

@@ -65,7 +65,7 @@ class Settings:
     analysis_iterations: int = 1000  # search iterations a decision: the default and the most
     analysis_workers: int = 1  # processes judging decisions, per gateway (one decision each)
     # analyses waiting or running at once, and one per client: in the whole cluster (the queue
-    # is in the database, server/analysis_jobs.py)
+    # is in the database, server/storage/analysis_jobs.py)
     analysis_queue: int = 20
     # a running analysis whose gateway has not been heard from for this long (it died, or stalls)
     # is taken over by another gateway, from the next decision not judged yet

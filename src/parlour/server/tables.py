@@ -25,8 +25,9 @@ from parlour.core import Match, Move, ParlourError, Result, RulesError, State
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import fresh_seed
 
+from .errors import TableError
 from .levels import is_level_bot, level_names, seat_bot
-from .store import SeatRow, TableRow
+from .storage import SeatRow, TableRow
 
 # the idle timeout of a seat at a table nobody hosts (a tournament's round, a quick match) on a
 # server whose ordinary tables never hand seats on (idle_timeout 0): its games must still end
@@ -57,23 +58,6 @@ CODE_LENGTH = 6
 def random_code(length: int = CODE_LENGTH) -> str:
     """A table's (or a tournament's) code: easy to read out; the caller checks it is free."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
-
-
-class TableError(ParlourError):
-    """A request about a table that cannot be done; `status` is the HTTP status to answer, `code`
-    the stable word for it, and `legal` the legal moves when a move was refused."""
-
-    def __init__(
-        self,
-        message: str,
-        status: int = 400,
-        code: str = "bad_request",
-        legal: list[str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.legal = legal
 
 
 def game_seeder(secret: bytes, code: str) -> Callable[[int], int]:

@@ -30,7 +30,7 @@ from .messages import (
     WelcomeOut,
     WhyOut,
 )
-from .store import TableRow
+from .storage import TableRow
 from .tables import Table
 
 __all__ = [

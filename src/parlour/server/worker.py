@@ -66,7 +66,7 @@ from .messages import (
     Update,
 )
 from .settings import Settings
-from .store import Fence, Fenced, MoveRow, TableRow
+from .storage import Fence, Fenced, MoveRow, TableRow
 from .tables import Table, TableError, game_seeder, hash_token, new_token, rebuild
 from .thinking import Thinker
 
@@ -171,7 +171,7 @@ class OwnedTable:
             token = new_token()
             token_hash = hash_token(token)
             store = self.worker.db.store
-            await self._write(store.fill_seat, seat, clean, token_hash, None, account)
+            await self._write(store.tables.fill_seat, seat, clean, token_hash, None, account)
             t.take_seat(seat, clean, token_hash, account)
             self.away_since[seat] = time.monotonic()
             self.last_activity = time.monotonic()
@@ -208,9 +208,9 @@ class OwnedTable:
             if t.rated and t.live and t.game_id is not None:
                 # closing a rated game before its end leaves it: the host's seat loses it
                 host = frozenset(s.seat for s in t.seats if s.token_hash == t.host_hash)
-                await self._write(store.close_rated_game, t.game_id, host)
+                await self._write(store.tables.close_rated_game, t.game_id, host)
             else:
-                await self._write(store.set_status, "closed")
+                await self._write(store.tables.set_status, "closed")
             t.status = "closed"
             await self.publish(StatusChanged(self.code, self.fence.seq, why))
         self.worker.forget(self)
@@ -222,7 +222,7 @@ class OwnedTable:
             if self.table.status != "waiting":
                 return
             self._cancel_tasks()
-            await self._write(self.worker.db.store.set_status, "expired")
+            await self._write(self.worker.db.store.tables.set_status, "expired")
             self.table.status = "expired"
             await self.publish(
                 StatusChanged(
@@ -261,7 +261,7 @@ class OwnedTable:
         deadline = self._deadline_for(state)
         try:
             game_id = await self._write(
-                self.worker.db.store.start_game,
+                self.worker.db.store.tables.start_game,
                 len(t.match.games),
                 spec["players"],
                 t.match.seats,
@@ -318,7 +318,9 @@ class OwnedTable:
             if status:
                 t.status = status
             try:
-                await self._write(self.worker.db.store.finish_game, t.game_id, result, status)
+                await self._write(
+                    self.worker.db.store.tables.finish_game, t.game_id, result, status
+                )
                 told = True
             except TableError as exc:
                 if exc.code != "storage":
@@ -342,7 +344,9 @@ class OwnedTable:
             await asyncio.sleep(delay)
             async with self.lock:
                 try:
-                    await self._write(self.worker.db.store.finish_game, game_id, result, status)
+                    await self._write(
+                        self.worker.db.store.tables.finish_game, game_id, result, status
+                    )
                     await self.publish(ResultStored(self.code, self.fence.seq))
                     return
                 except TableError as exc:
@@ -498,10 +502,10 @@ class OwnedTable:
         store = self.worker.db.store
         if (how or t.on_idle) == "bot":
             name = f"hint bot (for {t.seats[seat].name})"[:32]
-            await self._write(store.fill_seat, seat, name, None, "hint")
+            await self._write(store.tables.fill_seat, seat, name, None, "hint")
             t.hand_to_bot(seat)
         else:
-            await self._write(store.fill_seat, seat, None, None, None, None)
+            await self._write(store.tables.fill_seat, seat, None, None, None, None)
             t.free_seat(seat)
         self.away_since.pop(seat, None)
         await self.publish(SeatsChanged(self.code, self.fence.seq, seat))
@@ -579,7 +583,7 @@ class TableWorker:
 
     # --- life ------------------------------------------------------------------------------------
     async def start(self) -> None:
-        await self.db.call(self.db.store.register_worker, self.id)
+        await self.db.call(self.db.store.owners.register_worker, self.id)
         await self.bus.subscribe(f"worker:{self.id}", self._on_request)
         await self.adopt_round()
         # the heartbeat has a loop of its own: an adopting round that loads a long table (or
@@ -600,7 +604,7 @@ class TableWorker:
                 log.exception("worker %s: %s failed", self.id, getattr(job, "__name__", job))
 
     async def _beat(self) -> None:
-        await self.db.call(self.db.store.heartbeat, self.id, len(self.tables), self.draining)
+        await self.db.call(self.db.store.owners.heartbeat, self.id, len(self.tables), self.draining)
 
     async def _adopting(self) -> None:
         """Adopting rounds, at most HEARTBEAT apart, and one just as a live peer's last
@@ -631,11 +635,11 @@ class TableWorker:
         """Hand every table to a live peer (the least loaded first), or release it when there is
         none, and stop taking new ones: a rolling restart aborts no game. Returns how many."""
         self.draining = True
-        await self.db.call(self.db.store.heartbeat, self.id, len(self.tables), True)
+        await self.db.call(self.db.store.owners.heartbeat, self.id, len(self.tables), True)
         since = time.time() - DEAD_AFTER
         peers = [
             w
-            for w in await self.db.call(self.db.store.live_workers, since)
+            for w in await self.db.call(self.db.store.owners.live_workers, since)
             if w["id"] != self.id and not w["draining"]
         ]
         handed = 0
@@ -645,17 +649,19 @@ class TableWorker:
                 peer = peers[i % len(peers)]["id"] if peers else None
                 f = owned.fence
                 if peer is not None:
-                    new = await self.db.call(self.db.store.claim, f.code, peer, f.owner, f.epoch)
+                    new = await self.db.call(
+                        self.db.store.owners.claim, f.code, peer, f.owner, f.epoch
+                    )
                     if new is not None:
                         # a prompt: the peer finds the table in its next adopting round
                         await tell(self.bus, f"worker:{peer}", Adopt(f.code))
                 else:
-                    await self.db.call(self.db.store.release, f)
+                    await self.db.call(self.db.store.owners.release, f)
                 owned.gone = True
                 handed += 1
             self.tables.pop(owned.code, None)
             await self.bus.unsubscribe(table_channel(owned.code), self._on_table)
-        await self.db.call(self.db.store.drop_worker, self.id)
+        await self.db.call(self.db.store.owners.drop_worker, self.id)
         return handed
 
     # --- owning ----------------------------------------------------------------------------------
@@ -665,13 +671,13 @@ class TableWorker:
         seconds until the next live peer would count as dead if it said nothing more."""
         store = self.db.store
         now = time.time()
-        live = await self.db.call(store.live_workers, now - DEAD_AFTER)
+        live = await self.db.call(store.owners.live_workers, now - DEAD_AFTER)
         alive = [w["id"] for w in live]
         soonest = min(
             (w["heartbeat_at"] + DEAD_AFTER for w in live if w["id"] != self.id),
             default=now + HEARTBEAT,
         )
-        mine = await self.db.call(store.owned_by, self.id)
+        mine = await self.db.call(store.owners.owned_by, self.id)
         # tables are loaded side by side: each load's database reads and bus round trips overlap
         # the others' (one after another, a dozen tables took a loaded machine seconds)
         await self._all(
@@ -679,7 +685,7 @@ class TableWorker:
             for code, epoch in mine.items()
             if code not in self.tables
         )
-        orphans = await self.db.call(store.orphans, alive, 1000)
+        orphans = await self.db.call(store.owners.orphans, alive, 1000)
         wait = soonest + ADOPT_MARGIN - time.time()  # past the moment: a heartbeat may be late
         if orphans:
             # the live workers look at the same moment (each at the peer's deadline): each takes
@@ -699,7 +705,7 @@ class TableWorker:
         return wait
 
     async def _take(self, code: str, owner: str | None, epoch: int, credit: float) -> None:
-        fence = await self.db.call(self.db.store.claim, code, self.id, owner, epoch)
+        fence = await self.db.call(self.db.store.owners.claim, code, self.id, owner, epoch)
         if fence is not None:
             await self._load(code, fence, credit)
 
@@ -713,13 +719,13 @@ class TableWorker:
         """How long the dead owner was gone, to give back to a player's move clock."""
         if owner is None:
             return 0.0
-        rows = await self.db.call(self.db.store.live_workers, 0.0)
+        rows = await self.db.call(self.db.store.owners.live_workers, 0.0)
         last = next((w["heartbeat_at"] for w in rows if w["id"] == owner), None)
         return 0.0 if last is None else max(0.0, time.time() - last)
 
     async def adopt(self, code: str) -> None:
         """A gateway (or a draining peer) says a table is ours: load it if it is."""
-        owner = await self.db.call(self.db.store.owner_of, code)
+        owner = await self.db.call(self.db.store.owners.owner_of, code)
         if owner is None or owner[0] != self.id or code in self.tables:
             return
         await self._load(code, Fence(code, self.id, owner[1], owner[2]))
@@ -739,7 +745,7 @@ class TableWorker:
             loaded.set()
 
     async def _load_once(self, code: str, credit: float) -> OwnedTable | None:
-        row: TableRow | None = await self.db.call(self.db.store.load_table, code)
+        row: TableRow | None = await self.db.call(self.db.store.tables.load_table, code)
         if row is None or row.owner != self.id or row.status not in ("waiting", "playing"):
             return None
         fence = Fence(code, self.id, row.epoch, row.seq)
@@ -755,7 +761,7 @@ class TableWorker:
         for game_id, result, status in unstored:  # killed between a last move and its result
             try:
                 async with owned.lock:
-                    await owned._write(self.db.store.finish_game, game_id, result, status)
+                    await owned._write(self.db.store.tables.finish_game, game_id, result, status)
             except TableError:
                 log.error("table %s: the result of game %s could not be stored", code, game_id)
         await owned.publish(Owner(code, self.id, owned.fence.epoch))
@@ -912,10 +918,10 @@ class TableWorker:
             except TableError:
                 log.exception("sweep of table %s failed", owned.code)
         cutoff = time.time() - abandon
-        pruned = await self.db.call(self.db.store.prune, cutoff)
+        pruned = await self.db.call(self.db.store.tables.prune, cutoff)
         # expired log-in sessions (a gateway refuses them anyway): the database forgets them
         expiry = time.time() - self.settings.session_days * 86400
-        await self.db.call(self.db.store.prune_sessions, expiry)
+        await self.db.call(self.db.store.accounts.prune_sessions, expiry)
         if expired or pruned:
             log.info("sweep: %d tables expired, %d abandoned tables deleted", expired, pruned)
         return {"expired": expired, "pruned": pruned, "timeouts": timeouts}

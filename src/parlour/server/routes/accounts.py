@@ -175,7 +175,7 @@ async def _claim(db: Any, account_id: int, held: list[HeldSeat]) -> list[dict[st
     pairs = [(h.table.strip().upper(), hash_token(h.token)) for h in held]
     if not pairs:
         return []
-    claimed: list[dict[str, Any]] = await db.call(db.store.claim_seats, account_id, pairs)
+    claimed: list[dict[str, Any]] = await db.call(db.store.accounts.claim_seats, account_id, pairs)
     return claimed
 
 
@@ -258,7 +258,7 @@ async def me(session: AccountDep, accounts: AccountsDep) -> AccountInfo:
 async def logout(
     session: AccountDep, request: Request, response: Response, accounts: AccountsDep, db: DbDep
 ) -> dict[str, Any]:
-    await db.call(db.store.drop_session, session_hash(session.token))
+    await db.call(db.store.accounts.drop_session, session_hash(session.token))
     _set_cookies(request, response, accounts, None)
     return {"logged_out": 1}
 
@@ -271,7 +271,7 @@ async def logout(
 async def logout_everywhere(
     session: AccountDep, request: Request, response: Response, accounts: AccountsDep, db: DbDep
 ) -> dict[str, Any]:
-    ended = await db.call(db.store.drop_sessions, session.id, None)
+    ended = await db.call(db.store.accounts.drop_sessions, session.id, None)
     _set_cookies(request, response, accounts, None)
     return {"logged_out": ended}
 
@@ -301,11 +301,11 @@ async def delete_account(
     accounts: AccountsDep,
     db: DbDep,
 ) -> dict[str, Any]:
-    found = await db.call(db.store.account_by_id, session.id)
+    found = await db.call(db.store.accounts.account_by_id, session.id)
     if found is None:
         raise TableError("log in first", 401, "login_required")
     await accounts.check_own_password(found, body.password)
-    await db.call(db.store.delete_account, session.id)
+    await db.call(db.store.accounts.delete_account, session.id)
     _set_cookies(request, response, accounts, None)
     return {"deleted": True}
 

@@ -25,7 +25,7 @@ async def history(
     offset: Annotated[int, Query(ge=0, le=BIG)] = 0,
     table: Annotated[str | None, Query(max_length=16)] = None,
 ) -> dict[str, Any]:
-    return await db.call(db.store.history, limit, offset, table)
+    return await db.call(db.store.tables.history, limit, offset, table)
 
 
 @router.get(
@@ -34,7 +34,7 @@ async def history(
     responses=ERRORS,
 )
 async def record(game_id: Annotated[int, Path(ge=0, le=BIG)], db: DbDep) -> Response:
-    rec = await db.call(db.store.finished_record, game_id)
+    rec = await db.call(db.store.tables.finished_record, game_id)
     if rec is None:
         raise TableError(f"no finished game {game_id}", 404, "unknown_game")
     return Response(
@@ -55,9 +55,9 @@ async def table_records(
     offset: Annotated[int, Query(ge=0, le=BIG)] = 0,
 ) -> dict[str, Any]:
     table = code.strip().upper()
-    total = await db.call(db.store.finished_count, table)
-    ids = await db.call(db.store.finished_ids, table, limit, offset)
-    recs = [await db.call(db.store.finished_record, i) for i in ids]
+    total = await db.call(db.store.tables.finished_count, table)
+    ids = await db.call(db.store.tables.finished_ids, table, limit, offset)
+    recs = [await db.call(db.store.tables.finished_record, i) for i in ids]
     out: dict[str, Any] = {"table": table, "total": total, "offset": offset}
     out["games"] = [r for r in recs if r is not None]
     if offset + len(ids) < total:

@@ -44,7 +44,7 @@ async def leaderboard(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> dict[str, Any]:
     game, preset = game_and_preset(game, preset)
-    rows = await db.call(db.store.leaderboard, game, preset, limit)
+    rows = await db.call(db.store.ratings.leaderboard, game, preset, limit)
     for row in rows:
         row["link"] = _link(row)
     presets = sorted(all_games()[game].presets)
@@ -65,9 +65,9 @@ async def player(name: Annotated[str, Path(max_length=64)], db: DbDep) -> dict[s
     if name.startswith("bot:"):
         key = name if len(name) > 4 else None
     else:
-        found = await db.call(db.store.account_by_key, name_key(name))
+        found = await db.call(db.store.accounts.account_by_key, name_key(name))
         key = None if found is None else f"a:{found['id']}"
-    out = None if key is None else await db.call(db.store.profile, key)
+    out = None if key is None else await db.call(db.store.ratings.profile, key)
     if out is None:
         raise TableError(f"no player {name!r}", 404, "unknown_player")
     for r in out["ratings"]:

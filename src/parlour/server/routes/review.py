@@ -76,7 +76,7 @@ async def review_game(
     seat: Seat = None,
 ) -> dict[str, Any]:
     reviews = get_reviews(request)
-    row = await db.call(db.store.review_game, game_id)
+    row = await db.call(db.store.review.review_game, game_id)
     if row is None:
         raise TableError(f"no game {game_id}", 404, "unknown_game")
     entry = stored_entry(row)  # 409 while the game is being played: nothing of it is shown
@@ -84,7 +84,7 @@ async def review_game(
     out.update(id=game_id, table=row["table"], number=row["number"], preset=row["preset"])
     # the seats already analysed at the server's budget: the page shows them at once
     key = budget_key(reviews.budget(None))
-    out["analysed"] = await db.call(db.store.analysed_seats, out["hash"], key)
+    out["analysed"] = await db.call(db.store.review.analysed_seats, out["hash"], key)
     return out
 
 
@@ -142,7 +142,7 @@ async def start_analysis(
         raise TableError("give a game_id or a record", 400)
     game_id = body.game_id
     if game_id is not None:
-        row = await db.call(db.store.review_game, game_id)
+        row = await db.call(db.store.review.review_game, game_id)
         if row is None:
             raise TableError(f"no game {game_id}", 404, "unknown_game")
         record = stored_entry(row).record  # a game still being played is refused (409)
@@ -172,7 +172,7 @@ async def cancel_analysis(
 
 # --- puzzles --------------------------------------------------------------------------------------
 async def _puzzle(db: DbDep, pid: str) -> Puzzle:
-    text = await db.call(db.store.load_puzzle, pid)
+    text = await db.call(db.store.puzzles.load_puzzle, pid)
     if text is None:
         raise TableError(f"no puzzle {pid!r}", 404, "unknown_puzzle")
     return Puzzle.from_dict(json.loads(text))
@@ -240,5 +240,5 @@ async def upload_puzzle(
     except Exception as exc:  # a position a game cannot set up, in whatever way it fails
         raise TableError(f"not a puzzle: {exc!r}", 400, "bad_puzzle") from None
     pid = puzzle_id(puzzle)
-    await db.call(db.store.save_puzzle, pid, puzzle.game, json.dumps(puzzle.to_dict()))
+    await db.call(db.store.puzzles.save_puzzle, pid, puzzle.game, json.dumps(puzzle.to_dict()))
     return {"id": pid, "link": f"/puzzle/{pid}"}

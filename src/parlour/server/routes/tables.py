@@ -76,7 +76,7 @@ async def my_turns(
     tokens = [t.strip() for t in (x_seat_tokens or "").split(",") if t.strip()]
     if len(tokens) > MAX_TOKENS:
         raise TableError(f"at most {MAX_TOKENS} tokens at once", 400)
-    found = await db.call(db.store.seats_of_tokens, [hash_token(t) for t in tokens])
+    found = await db.call(db.store.tables.seats_of_tokens, [hash_token(t) for t in tokens])
     out = []
     for code, seat in found:
         try:
@@ -103,7 +103,7 @@ async def my_turns(
 
 @router.get("/api/tables", summary="Tables waiting for players (private ones are not listed)")
 async def open_tables(db: DbDep) -> list[dict[str, Any]]:
-    rows = await db.call(db.store.waiting_tables, 200)
+    rows = await db.call(db.store.tables.waiting_tables, 200)
     return [wire.listing(row) for row in rows]
 
 

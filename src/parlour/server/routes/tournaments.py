@@ -80,7 +80,7 @@ async def create_tournament(
         )
     title = clean_name(body.title) if body.title is not None else f"{gi.title} {body.format}"
     name = clean_name(body.name) if body.name is not None else None
-    counts = await db.call(db.store.tournament_counts, client)
+    counts = await db.call(db.store.tournaments.tournament_counts, client)
     if counts["all"] >= settings.max_tournaments:
         raise TableError("the server runs as many tournaments as it takes", 503, "busy")
     if counts.get("mine", 0) >= settings.tournaments_per_client:
@@ -93,7 +93,7 @@ async def create_tournament(
     tid = await _new_id(db)
     host_token = new_token()
     await db.call(
-        db.store.create_tournament,
+        db.store.tournaments.create_tournament,
         {
             "id": tid,
             "created_at": time.time(),
@@ -115,7 +115,9 @@ async def create_tournament(
     )
     number = None
     if name is not None:
-        number, _ = await db.call(db.store.add_entrant, tid, name, None, hash_token(host_token))
+        number, _ = await db.call(
+            db.store.tournaments.add_entrant, tid, name, None, hash_token(host_token)
+        )
     return TournamentCreated(
         id=tid,
         link=f"/tournaments/{tid}",
@@ -135,7 +137,7 @@ async def _check_bot_tables(
         return
     bots = max(0, t["max_entrants"] - entrants)
     tables = bots // t["table_size"]  # a round's most tables of bots only
-    counts = await db.call(db.store.open_counts, t["creator"])
+    counts = await db.call(db.store.tables.open_counts, t["creator"])
     allowed = settings.bot_tables_per_client - counts["my_bots"]
     if tables > allowed:
         running = f" (you run {counts['my_bots']} already)" if counts["my_bots"] else ""
@@ -151,14 +153,14 @@ async def _check_bot_tables(
 async def _new_id(db: DbDep) -> str:
     for _ in range(50):
         tid = random_code(8)
-        if await db.call(db.store.load_tournament, tid) is None:
+        if await db.call(db.store.tournaments.load_tournament, tid) is None:
             return tid
     raise TableError("could not find a free tournament id", 503)
 
 
 @router.get("/api/tournaments", summary="Tournaments: open, running, then recently finished")
 async def list_tournaments(db: DbDep) -> list[dict[str, Any]]:
-    rows = await db.call(db.store.list_tournaments, 50)
+    rows = await db.call(db.store.tournaments.list_tournaments, 50)
     return [
         {
             "id": r["id"],
@@ -179,7 +181,7 @@ async def list_tournaments(db: DbDep) -> list[dict[str, Any]]:
 
 
 async def _load(db: DbDep, tid: str) -> dict[str, Any]:
-    data = await db.call(db.store.load_tournament, tid.strip().upper())
+    data = await db.call(db.store.tournaments.load_tournament, tid.strip().upper())
     if data is None:
         raise TableError(f"no tournament {tid!r}", 404, "unknown_tournament")
     return data
@@ -280,7 +282,7 @@ async def join_tournament(
     token = new_token()
     for _ in range(3):
         number, why = await db.call(
-            db.store.add_entrant, tid.strip().upper(), name, None, hash_token(token)
+            db.store.tournaments.add_entrant, tid.strip().upper(), name, None, hash_token(token)
         )
         if why != "race":
             break
@@ -311,7 +313,7 @@ async def start_tournament(
     if hash_token(bearer(authorization)) != t["host_hash"]:
         raise TableError("only the host's token may do this", 403, "not_host")
     await _check_bot_tables(db, settings, t, len(data["entrants"]))
-    how = await db.call(db.store.start_tournament, t["id"], swiss_rounds)
+    how = await db.call(db.store.tournaments.start_tournament, t["id"], swiss_rounds)
     if how == "started":
         raise TableError("the tournament has started already", 409, "started")
     if how == "few":
