@@ -190,8 +190,9 @@ def csrf_token(secret: bytes, session_token: str) -> str:
 
 
 class Accounts:
-    """The accounts side of a gateway: sign-up, log-in (rate-limited per client and per username),
-    sessions, passwords. Hashing runs in a thread: it takes tens of milliseconds on purpose."""
+    """The accounts side of a gateway: sign-up, log-in (rate-limited per client, and per username
+    from each client: docs/architecture.md, "Accounts"), sessions, passwords. Hashing runs in a
+    thread: it takes tens of milliseconds on purpose."""
 
     def __init__(self, db: Database, settings: Settings, secret: bytes) -> None:
         self.db = db
@@ -230,7 +231,9 @@ class Accounts:
         if not isinstance(username, str) or not isinstance(password, str):
             raise TableError("send a username and a password", 400)
         key = name_key(unicodedata.normalize("NFKC", username.strip()))[: MAX_NAME * 2]
-        if not self.logins.take(client) or not self.logins_by_name.take(key):
+        # per address, and per username *from that address*: guesses from elsewhere never use up
+        # the owner's attempts (a count per username from anywhere let anyone lock them out)
+        if not self.logins.take(client) or not self.logins_by_name.take(f"{key}\n{client}"):
             raise TableError(
                 "too many log-in attempts: wait a minute and try again", 429, "rate_limited"
             )

@@ -76,7 +76,8 @@ class Settings:
     # --- accounts (docs/architecture.md, "Accounts and ratings")
     session_days: float = 30.0  # a session not used for this long has expired
     logins_per_minute: float = 10.0  # log-in attempts per client (address), bursts of as many
-    logins_per_name_per_minute: float = 5.0  # … and per username, from anywhere
+    # … and per username from one address (never from anywhere: anyone could lock the owner out)
+    logins_per_name_per_minute: float = 5.0
     signups_per_minute: float = 5.0  # new accounts per client
     # Argon2id's costs: argon2-cffi's defaults (the tests set them small to run fast)
     password_time_cost: int = 3
