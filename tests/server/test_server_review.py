@@ -338,6 +338,77 @@ def test_puzzles_are_shared_shown_without_their_answer_and_answered(sqlite_url: 
         assert c.get("/api/puzzles/0123456789ab").status_code == 404
 
 
+def a_puzzle(name: str = "whot", players: int = 2, rules: str = "nigerian") -> Puzzle:
+    """A genuine puzzle: one `parlour analyse --puzzles` would write."""
+    record = played(name, players, rules, seed=4 if name == "whot" else 3)
+    found = find_puzzles(
+        analyse(record, 0, Budget(iterations=20, min_visits=2)), record, margin=0.01
+    )
+    assert found
+    return max(found, key=lambda p: len(json.dumps(p.to_dict())))
+
+
+def test_an_uploaded_puzzle_keeps_only_what_its_game_reads_back(sqlite_url: str) -> None:
+    """A shared puzzle is set up by its game, its history read back into the game's events and
+    its source cut to its three facts: anything else in the file is refused, or not kept."""
+    genuine = a_puzzle().to_dict()
+    shoddy = [
+        {**genuine, "history": ["x" * 1000] * 50},  # not events at all
+        {**genuine, "history": [{**genuine["history"][0], "blob": "x" * 1000}]},  # extra fields
+        {**genuine, "history": [{"kind": "no such event"}]},
+        {**genuine, "source": {"blob": "x" * 1000}},
+        {**genuine, "source": {**genuine["source"], "ply": "x" * 1000}},
+        {**genuine, "position": {**genuine["position"], "blob": "x" * 1000}},
+        {**genuine, "margin": float("nan")},  # JSON.parse would fail on the file served back
+        {**genuine, "moves": genuine["moves"][1:]},  # the answer not among its moves
+    ]
+    with client(sqlite_url) as c:
+        for bad in shoddy:
+            text = json.dumps(bad)  # NaN too, as Python's json writes it and reads it back
+            r = c.post("/api/puzzles", content=text, headers={"content-type": "application/json"})
+            assert r.status_code == 400 and r.json()["error"] == "bad_puzzle", r.text
+        padded = {**genuine, "source": {**genuine["source"], "blob": "x" * 100_000}, "more": 1}
+        r = c.post("/api/puzzles", json=padded)
+        assert r.status_code == 200, r.text
+        kept = c.get(f"/api/puzzles/{r.json()['id']}/file").json()
+        assert kept == genuine  # the same puzzle, nothing of the padding
+        assert r.json()["id"] == c.post("/api/puzzles", json=genuine).json()["id"]
+
+
+def test_uploaded_puzzles_are_bounded_in_size_and_bytes_a_minute(sqlite_url: str) -> None:
+    big = a_puzzle("sorry", 4, "regular").to_dict()  # a long history: tens of kilobytes
+    small = a_puzzle().to_dict()
+    size = len(json.dumps(big))
+    with client(sqlite_url, max_puzzle=size - 1) as c:
+        r = c.post("/api/puzzles", json=big)
+        assert r.status_code == 400 and f"up to {size - 1} bytes" in r.json()["message"], r.text
+    with client(sqlite_url, max_puzzle=size, puzzle_bytes_per_minute=size) as c:
+        assert c.post("/api/puzzles", json=big).status_code == 200
+        r = c.post("/api/puzzles", json=small)  # this minute's bytes are spent
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited", r.text
+
+
+def test_puzzles_of_uploads_go_after_the_retention_those_of_stored_games_stay(
+    sqlite_url: str,
+) -> None:
+    from parlour.server.store import Store
+
+    store = Store(sqlite_url)
+    try:
+        store.save_puzzle("up", "whot", '{"uploaded": 1}', True)
+        store.save_puzzle("kept", "whot", '{"stored": 1}')
+        store.save_puzzle("both", "whot", '{"both": 1}', True)
+        store.save_puzzle("both", "whot", '{"both": 1}')  # found in a stored game too: kept
+        store.save_puzzle("kept", "whot", '{"stored": 1}', True)  # still a stored game's
+        assert store.prune_uploaded_puzzles(time.time() - 3600) == 0  # not old enough yet
+        assert store.prune_uploaded_puzzles(time.time() + 1) == 1
+        assert store.load_puzzle("up") is None
+        assert store.load_puzzle("kept") == '{"stored": 1}'
+        assert store.load_puzzle("both") == '{"both": 1}'
+    finally:
+        store.close()
+
+
 def test_analyses_of_uploads_go_after_the_retention_those_of_stored_games_stay(
     sqlite_url: str,
 ) -> None:

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import json
 import logging
+import math
 import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -62,6 +64,7 @@ from .wire import web_assets
 __all__ = [
     "Reviews",
     "budget_key",
+    "checked_puzzle",
     "game_steps",
     "parse_upload",
     "puzzle_id",
@@ -196,6 +199,52 @@ def stored_names(names: list[str | None]) -> list[str]:
 
 
 # --- puzzles --------------------------------------------------------------------------------------
+def checked_puzzle(puzzle: Puzzle, max_bytes: int) -> Puzzle:
+    """An uploaded puzzle as the server keeps it, or ParlourError saying what is wrong: its
+    position set up by its game and written again by it, its history read back into the game's
+    own events and written again (no field the events do not have), its moves and answer legal
+    there, its numbers finite, its source the three facts a puzzle's source holds — and the whole
+    at most `max_bytes` of JSON. Nothing of the file is kept that its game did not read."""
+    state = puzzle.state()  # LoadError: the position does not hold the answer
+    legal = {str(m) for m in state.legal_moves()}
+    names = [m.move for m in puzzle.moves]
+    if not set(names) <= legal or len(set(names)) != len(names) or puzzle.answer != names[0]:
+        raise ParlourError("its moves are not the position's legal moves, the answer first")
+    numbers = [puzzle.margin] + [m.estimate for m in puzzle.moves]
+    numbers += [m.gap_se for m in puzzle.moves if m.gap_se is not None]
+    if not all(math.isfinite(x) for x in numbers) or not 0 <= puzzle.margin <= 1:
+        raise ParlourError("its margin and estimates must be finite numbers (margin 0 to 1)")
+    view = view_to_wire(state.view(puzzle.seat))
+    try:  # the events as objects again, the way a bot reads a view that came as JSON
+        sampled = state.game.sample_state({**view, "events": puzzle.history}, GameRng(0))
+        history = view_to_wire(sampled.view(puzzle.seat))["events"]
+    except Exception as exc:  # whatever a game raises on events it never made
+        raise ParlourError(f"its history is not events of {puzzle.game}: {exc!r}") from None
+    source = puzzle.source
+    record, ply, played = source.get("record"), source.get("ply"), source.get("played")
+    if not (
+        isinstance(record, str)
+        and len(record) <= 80
+        and isinstance(ply, int)
+        and not isinstance(ply, bool)
+        and 0 <= ply <= 1_000_000
+        and isinstance(played, str)
+        and len(played) <= 200
+    ):
+        raise ParlourError('its source is {"record": its hash, "ply": a number, "played": a move}')
+    kept = dataclasses.replace(
+        puzzle,
+        rules=state.game.spec()["rules"],
+        position=state.position(),
+        history=history,
+        source={"record": record, "ply": ply, "played": played},
+    )
+    size = len(json.dumps(kept.to_dict()))
+    if size > max_bytes:
+        raise ParlourError(f"a puzzle is kept up to {max_bytes} bytes of JSON; this one is {size}")
+    return kept
+
+
 def puzzle_id(puzzle: Puzzle) -> str:
     """A puzzle's id: the hash of its JSON (the same puzzle found twice is saved once)."""
     text = json.dumps(puzzle.to_dict(), sort_keys=True, separators=(",", ":"))
@@ -266,6 +315,8 @@ class Reviews:
         self.runner = runner or f"review-{secrets.token_hex(4)}"
         per_minute = settings.uploads_per_minute
         self.uploads = RateMeter(per_minute, max(1, int(per_minute)))
+        per_minute = settings.puzzle_bytes_per_minute
+        self.puzzle_bytes = RateMeter(per_minute, max(settings.max_puzzle, int(per_minute)))
         self._wake = asyncio.Event()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._loops: list[asyncio.Task[None]] = []
@@ -332,6 +383,13 @@ class Reviews:
         if not self.uploads.take(client):
             raise TableError("too many uploads from you: wait a minute", 429, "rate_limited")
 
+    def check_puzzle_bytes(self, client: str, size: int) -> None:
+        """The bytes of the uploaded puzzles a client may have kept, metered per minute."""
+        if not self.puzzle_bytes.take(client, size):
+            raise TableError(
+                "you shared too many puzzles' bytes this minute: wait a minute", 429, "rate_limited"
+            )
+
     async def cached(self, record: Record, seat: int, budget: Budget) -> dict[str, Any] | None:
         text = await self.db.call(
             self.db.store.load_analysis, record_hash(record), seat, budget_key(budget)
@@ -348,7 +406,7 @@ class Reviews:
             raise TableError(f"the seat must be from 0 to {record.players - 1}", 400, "bad_seat")
         found = await self.cached(record, seat, budget)
         if found is not None:
-            puzzles = await self._save_puzzles(Analysis.from_dict(found), record)
+            puzzles = await self._save_puzzles(Analysis.from_dict(found), record, game_id is None)
             return {
                 "job": None,
                 "status": "done",
@@ -526,26 +584,34 @@ class Reviews:
             job.game_id,
             json.dumps(data),
         )
-        puzzles = await self._save_puzzles(analysis, rec)
+        puzzles = await self._save_puzzles(analysis, rec, job.game_id is None)
         await self._end(job, "done", puzzles=puzzles)
 
-    async def _save_puzzles(self, analysis: Analysis, record: Record) -> list[dict[str, Any]]:
-        """The analysis's clearest decisions as puzzles, saved to be shared by their links."""
+    async def _save_puzzles(
+        self, analysis: Analysis, record: Record, uploaded: bool
+    ) -> list[dict[str, Any]]:
+        """The analysis's clearest decisions as puzzles, saved to be shared by their links
+        (`uploaded`: of an uploaded record, not a stored game)."""
         found = await asyncio.to_thread(
             find_puzzles, analysis, record, seed=SEED, limit=PUZZLES_A_GAME
         )
         out = []
         for p in found:
             pid = puzzle_id(p)
-            await self.db.call(self.db.store.save_puzzle, pid, p.game, json.dumps(p.to_dict()))
+            text = json.dumps(p.to_dict())
+            # puzzles of an uploaded record go when its analysis does (`prune`)
+            await self.db.call(self.db.store.save_puzzle, pid, p.game, text, uploaded)
             out.append(
                 {"id": pid, "ply": p.source["ply"], "margin": p.margin, "link": f"/puzzle/{pid}"}
             )
         return out
 
     async def prune(self) -> int:
+        """Delete what uploads left older than the retention time: the analyses of uploaded
+        records and the puzzles of uploaded files (a stored game's stay)."""
         before = time.time() - self.settings.retention_days * 86400
-        return await self.db.call(self.db.store.prune_uploaded_analyses, before)
+        gone = await self.db.call(self.db.store.prune_uploaded_analyses, before)
+        return gone + await self.db.call(self.db.store.prune_uploaded_puzzles, before)
 
 
 def stored_entry(row: dict[str, Any]) -> GameEntry:

@@ -209,14 +209,17 @@ analysis_decisions = Table(
     Column("decision", Text, nullable=False),
 )
 
-# Puzzles found by analyses or uploaded: shareable by their id (a hash of their JSON).
+# Puzzles found by analyses or uploaded: shareable by their id (a hash of their JSON). Those of
+# uploaded files (a shared puzzle, an analysis of an uploaded record) are pruned after the
+# retention time, like the analyses of uploaded records (migration 0011).
 puzzles = Table(
     "parlour_puzzles",
     metadata,
     Column("id", String(16), primary_key=True),
     Column("game", String(64), nullable=False),
-    Column("created_at", Float, nullable=False),
+    Column("created_at", Float, nullable=False, index=True),
     Column("puzzle", Text, nullable=False),
+    Column("uploaded", Boolean, nullable=False, default=False),
 )
 
 

@@ -17,6 +17,7 @@ from parlour.review import Puzzle
 from ..review import (
     Reviews,
     budget_key,
+    checked_puzzle,
     game_steps,
     parse_upload,
     puzzle_id,
@@ -223,10 +224,12 @@ async def upload_puzzle(
     request: Request,
     db: DbDep,
     client: ClientDep,
+    settings: SettingsDep,
     body: Annotated[Any, Body(description="a parlour-puzzle/1, or a parlour-puzzles/1 file")],
     number: Annotated[int, Query(ge=1, le=1000, description="which puzzle of a file")] = 1,
 ) -> dict[str, Any]:
-    get_reviews(request).check_upload(client)
+    reviews = get_reviews(request)
+    reviews.check_upload(client)
     if isinstance(body, dict) and isinstance(body.get("puzzles"), list):
         items = body["puzzles"]
         if not 1 <= number <= len(items):
@@ -234,11 +237,14 @@ async def upload_puzzle(
         body = items[number - 1]
     try:
         puzzle = Puzzle.from_dict(body)
-        await asyncio.to_thread(puzzle.state)  # its position must hold its answer
+        # its position must hold its answer; only what its game reads back is kept
+        puzzle = await asyncio.to_thread(checked_puzzle, puzzle, settings.max_puzzle)
     except (LoadError, ParlourError) as exc:
         raise TableError(f"not a puzzle: {exc}", 400, "bad_puzzle") from None
     except Exception as exc:  # a position a game cannot set up, in whatever way it fails
         raise TableError(f"not a puzzle: {exc!r}", 400, "bad_puzzle") from None
     pid = puzzle_id(puzzle)
-    await db.call(db.store.save_puzzle, pid, puzzle.game, json.dumps(puzzle.to_dict()))
+    text = json.dumps(puzzle.to_dict())
+    reviews.check_puzzle_bytes(client, len(text))
+    await db.call(db.store.save_puzzle, pid, puzzle.game, text, True)
     return {"id": pid, "link": f"/puzzle/{pid}"}
