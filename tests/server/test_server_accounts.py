@@ -213,6 +213,8 @@ def test_deleting_an_account_keeps_its_games_and_anonymises_its_name(sqlite_url:
         ada = signup(c, "Ada")
         code = rated_game(c, ada)
         wait_for(lambda: c.get("/api/history", params={"table": code}).json()["total"] == 1)
+        gid = c.get("/api/history", params={"table": code}).json()["games"][0]["id"]
+        assert "Ada" in c.get(f"/api/review/games/{gid}").json()["names"]  # the review is kept
         r = c.post("/api/account/delete", json={"password": "wrong password"}, headers=csrf(ada))
         assert r.status_code == 403  # the password, to be sure
         r = c.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(ada))
@@ -221,6 +223,7 @@ def test_deleting_an_account_keeps_its_games_and_anonymises_its_name(sqlite_url:
         assert "Ada" not in game["players"] and "deleted player" in game["players"]
         record = c.get(f"/api/history/{game['id']}/record").json()
         assert "Ada" not in record["names"]
+        assert "Ada" not in c.get(f"/api/review/games/{gid}").json()["names"]  # nor its review
         assert c.get("/api/players/Ada").status_code == 404
         board = c.get("/api/leaderboard/whot").json()["players"]
         assert [p["name"] for p in board] == ["random bot"]

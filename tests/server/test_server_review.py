@@ -127,6 +127,47 @@ def test_a_finished_game_steps_as_replay_shows_it_from_every_seat_and_open(sqlit
         assert c.get(f"/api/review/games/{gid}", params={"seat": "7"}).status_code == 400
 
 
+def test_a_stored_game_longer_than_the_review_allows_is_refused(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        gid, record = finished_bot_game(c)
+    most = len(record.moves) - 1
+    with client(sqlite_url, max_review_moves=most) as c:
+        r = c.get(f"/api/review/games/{gid}")
+        assert r.status_code == 400 and r.json()["error"] == "too_long", r.status_code
+        assert f"{most} moves at most" in r.json()["message"]
+
+
+@pytest.mark.in_process("the meter and the cache of reviews are each gateway's own")
+def test_reviews_are_metered_by_their_moves_and_a_finished_games_is_made_once(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client may review `review_plies_per_minute` moves a minute; the same finished game seen
+    again from the same seat is answered from the cache, costing no replay and nothing of it."""
+    import parlour.server.routes.review as routes
+
+    made: list[int | None] = []
+    steps = routes.game_steps  # type: ignore[attr-defined]
+
+    def counted(record: Record, names: list[str], viewer: int | None, *rest: Any) -> Any:
+        made.append(viewer)
+        return steps(record, names, viewer, *rest)
+
+    monkeypatch.setattr(routes, "game_steps", counted)
+    with client(sqlite_url) as c:
+        gid, record = finished_bot_game(c)
+    with client(sqlite_url, review_plies_per_minute=len(record.moves)) as c:
+        first = c.get(f"/api/review/games/{gid}", params={"seat": "0"})
+        assert first.status_code == 200 and first.headers["content-encoding"] == "gzip"
+        for _ in range(5):
+            again = c.get(f"/api/review/games/{gid}", params={"seat": "0"})
+            assert again.status_code == 200 and again.json() == first.json()
+        assert made == [0]  # made once
+        other = c.get(f"/api/review/games/{gid}", params={"seat": "1"})
+        assert other.status_code == 429 and other.json()["error"] == "rate_limited", other.text
+        plain = c.get(f"/api/review/games/{gid}?seat=0", headers={"accept-encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.json() == first.json()
+
+
 @pytest.mark.parametrize(("name", "players", "rules"), GAMES, ids=[g[0] for g in GAMES])
 def test_an_uploaded_record_of_each_game_steps_as_replay(
     sqlite_url: str, name: str, players: int, rules: str

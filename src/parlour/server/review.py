@@ -26,12 +26,14 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import gzip
 import hashlib
 import json
 import logging
 import math
 import secrets
 import time
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -62,10 +64,13 @@ from .tables import TableError
 from .wire import web_assets
 
 __all__ = [
+    "NOT_FINISHED",
+    "ReviewCache",
     "Reviews",
     "budget_key",
     "checked_puzzle",
     "game_steps",
+    "packed",
     "parse_upload",
     "puzzle_id",
     "puzzle_message",
@@ -78,6 +83,7 @@ PUZZLES_A_GAME = 5
 KEEP_JOBS = 600.0  # seconds a finished job's state stays to be polled (its result stays cached)
 BEAT_EVERY = 2.0  # seconds between a runner's signs of life on its running jobs
 TAKE_EVERY = 1.0  # seconds between looks at the queue for jobs asked through other gateways
+NOT_FINISHED = "this game is still being played: it can be reviewed once it is finished"
 
 
 # --- steps ----------------------------------------------------------------------------------------
@@ -192,6 +198,43 @@ def parse_upload(body: bytes, number: int | None, max_moves: int) -> GameEntry:
     except ParlourError as exc:
         raise ParlourError(f"the record's game cannot be set up: {exc}") from None
     return entry
+
+
+def packed(out: dict[str, Any]) -> bytes:
+    """An answer as gzip-compressed JSON: made once, off the event loop, and sent as it is (the
+    app's compression would otherwise compress it again on the event loop at every request)."""
+    return gzip.compress(json.dumps(out, separators=(",", ":")).encode(), compresslevel=6)
+
+
+class ReviewCache:
+    """Finished games' reviews, packed, most recently used kept, up to `max_bytes` in all. A
+    finished game never changes; what may (its players' names, when an account is deleted, and
+    the seats analysed) is part of the key."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._items: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self.hashes: dict[int, str] = {}  # a stored game's record hash, once its review was made
+
+    def get(self, key: tuple[Any, ...]) -> bytes | None:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[Any, ...], body: bytes) -> None:
+        if len(body) > self.max_bytes // 4:
+            return  # one answer never takes the place of many
+        old = self._items.pop(key, None)
+        self.bytes -= len(old or b"")
+        self._items[key] = body
+        self.bytes += len(body)
+        while self.bytes > self.max_bytes:
+            _, gone = self._items.popitem(last=False)
+            self.bytes -= len(gone)
+        if len(self.hashes) > 100_000:
+            self.hashes.clear()
 
 
 def stored_names(names: list[str | None]) -> list[str]:
@@ -315,6 +358,12 @@ class Reviews:
         self.runner = runner or f"review-{secrets.token_hex(4)}"
         per_minute = settings.uploads_per_minute
         self.uploads = RateMeter(per_minute, max(1, int(per_minute)))
+        per_minute = settings.review_plies_per_minute
+        self.review_plies = RateMeter(per_minute, max(1, int(per_minute)))
+        self.cache = ReviewCache(settings.review_cache_bytes)
+        # one review made at a time per gateway: each is a burst of CPU in a thread, and several
+        # at once starve the event loop every other request waits on
+        self.stepping = asyncio.Semaphore(1)
         per_minute = settings.puzzle_bytes_per_minute
         self.puzzle_bytes = RateMeter(per_minute, max(settings.max_puzzle, int(per_minute)))
         self._wake = asyncio.Event()
@@ -382,6 +431,20 @@ class Reviews:
     def check_upload(self, client: str) -> None:
         if not self.uploads.take(client):
             raise TableError("too many uploads from you: wait a minute", 429, "rate_limited")
+
+    def check_plies(self, client: str, plies: int) -> None:
+        """The moves of the games a client has reviewed step by step, metered per minute."""
+        most = self.settings.max_review_moves
+        if plies > most:
+            raise TableError(
+                f"a game of {most} moves at most is reviewed here; this one has {plies}",
+                400,
+                "too_long",
+            )
+        if not self.review_plies.take(client, max(1, plies)):
+            raise TableError(
+                "you reviewed too many moves this minute: wait a minute", 429, "rate_limited"
+            )
 
     def check_puzzle_bytes(self, client: str, size: int) -> None:
         """The bytes of the uploaded puzzles a client may have kept, metered per minute."""
@@ -617,11 +680,7 @@ class Reviews:
 def stored_entry(row: dict[str, Any]) -> GameEntry:
     """A stored game's record and names, for a finished game only (else 409: see the module doc)."""
     if not row["finished"] or row["record"] is None:
-        raise TableError(
-            "this game is still being played: it can be reviewed once it is finished",
-            409,
-            "not_finished",
-        )
+        raise TableError(NOT_FINISHED, 409, "not_finished")
     record = Record.from_dict(row["record"])
     names = stored_names(row["names"]) if row["names"] else default_names(record.players)
     return GameEntry(record, names)

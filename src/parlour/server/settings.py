@@ -78,6 +78,11 @@ class Settings:
     puzzle_bytes_per_minute: float = 1024 * 1024
     max_review_moves: int = 5000  # moves in a record the review replays
     uploads_per_minute: float = 20.0  # uploaded records and puzzles per client
+    # moves of games reviewed step by step a minute per client, stored or uploaded (a step of
+    # a long game costs about 0.2 ms and 1.2 KB of answer), and the answers kept, compressed, to
+    # answer the same finished game again without replaying it: bytes per gateway
+    review_plies_per_minute: float = 20_000.0
+    review_cache_bytes: int = 32 * 1024 * 1024
     # --- accounts (docs/architecture.md, "Accounts and ratings")
     session_days: float = 30.0  # a session not used for this long has expired
     logins_per_minute: float = 10.0  # log-in attempts per client (address), bursts of as many
