@@ -168,3 +168,35 @@ def test_serve_binds_loopback_by_default() -> None:
     assert args.host == "127.0.0.1" and args.port == 8000
     assert args.database.startswith("sqlite:///")
     assert "serve" in commands
+
+
+def test_every_answer_forbids_framing_and_sniffing_and_keeps_addresses_home(
+    sqlite_url: str,
+) -> None:
+    """Pages, scripts, API answers and refusals alike: no other site may frame them, no type is
+    sniffed, no Referer leaves the site, and pages run only the server's own scripts."""
+    with client(sqlite_url) as c:
+        t = new_table(c, game="whot", players=2, match="single", name="Ada")
+        answers = {
+            "lobby": c.get("/"),
+            "table page": c.get(f"/t/{t['code']}"),
+            "module": c.get("/static/js/main.js"),
+            "game module": c.get("/games/whot/whot.js"),
+            "api": c.get("/api/games"),
+            "not found": c.get("/api/tables/NOSUCH"),
+            "too large": c.post("/api/tables", content=b"x" * 70_000),
+            "api page": c.get("/docs"),
+            "openapi": c.get("/openapi.json"),
+        }
+        for what, r in answers.items():
+            policy = r.headers.get("content-security-policy", "")
+            assert "frame-ancestors 'none'" in policy, (what, policy)
+            assert "object-src 'none'" in policy and "base-uri 'none'" in policy, what
+            assert r.headers.get("x-content-type-options") == "nosniff", what
+            assert r.headers.get("x-frame-options") == "DENY", what
+            assert r.headers.get("referrer-policy") == "same-origin", what
+        page = answers["lobby"].headers["content-security-policy"]
+        assert "script-src 'self';" in page and "'unsafe-inline'" not in page
+        assert "ws://testserver" in page or "ws://127.0.0.1" in page  # the table's websocket
+        docs = answers["api page"].headers["content-security-policy"]
+        assert "script-src 'self' 'sha256-" in docs and "'unsafe-inline'" not in docs

@@ -27,6 +27,7 @@ from .bus import BusDown, make_bus
 from .collector import FreezingCollector
 from .database import Database
 from .gateway import Gateway
+from .headers import SecurityHeaders
 from .matchmaking import QuickMatch
 from .review import Reviews
 from .routes import (
@@ -159,6 +160,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     uploads = {p: settings.max_upload for p in UPLOADS}
     app.add_middleware(BodyLimit, limit=settings.max_body, uploads=uploads)
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, a refusal's too
 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, exc: TableError) -> JSONResponse:

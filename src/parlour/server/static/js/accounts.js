@@ -195,7 +195,8 @@ function chart(p, width) {
   const y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
   const ticks = [lo, (lo + hi) / 2, hi];
   const names = Object.keys(lines);
-  return s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart rating-chart", id: "rating-chart", role: "img", style: `max-width: ${W}px`,
+  // its width through the style property, not a style attribute: the pages' CSP allows no inline styles
+  const chart = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart rating-chart", id: "rating-chart", role: "img",
     "aria-label": `${p.name}'s rating after each of ${n} rated games: ` +
       names.map((nm) => `${nm} from 0 to ${num(lines[nm].at(-1).v)}`).join("; ")},
     ticks.map((v) => [s("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}),
@@ -206,4 +207,6 @@ function chart(p, width) {
       lines[nm].filter((pt) => pt.e).map((pt) => s("circle", {cx: x(pt.k), cy: y(pt.v), r: 4, "data-game": pt.e.game_id},
         s("title", {}, `${nm}, game ${pt.e.game_id}: ${num(pt.v)} (place ${pt.e.rank})`))),
       s("text", {x: W - R, y: T + 12 + 14 * i, "text-anchor": "end", class: "axis legend-name"}, nm))));
+  chart.style.maxWidth = `${W}px`;
+  return chart;
 }
