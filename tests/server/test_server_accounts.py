@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from server_testkit import Seat, client, join, new_table
 
-from parlour.server.accounts import Passwords, check_username, name_key
+from parlour.server.accounts import Passwords, check_username, name_key, name_skeleton
 from parlour.server.store import SeatRow, Store, TableRow
 
 # Argon2id at its smallest costs: the rules are the same, the tests run fast
@@ -101,18 +101,38 @@ def test_a_username_outside_the_conservative_charset_is_refused(name: str) -> No
         check_username(name)
 
 
-def test_names_that_look_alike_share_one_key() -> None:
+def test_names_that_look_alike_share_one_skeleton() -> None:
+    """Unicode's confusable skeletons (UTS #39), from a maintained table — not a hand-made list."""
     assert check_username("\uff21\uff44\uff41") == "Ada"  # full-width letters: NFKC
-    assert name_key("Ada") == name_key("ADA") == name_key("ada")
-    assert name_key("\u0430\u0441\u0435") == name_key("ace")  # all Cyrillic: "асе"
-    assert name_key("b0b") == name_key("bob") and name_key("al1") == name_key("all")
+    assert name_key("Ada") == name_key("ADA") == name_key("ada")  # a log-in's key: case folded
+    alike = {
+        "alice": ["\u0251lice", "al\u0131ce", "\u0430lice", "a1ice"],  # ɑ, ı, Cyrillic а
+        "admin": ["\u1d00dmin", "\u0251dmin"],  # ᴀ: a small capital (ADMIN: by its key)
+        "ace": ["\u0430\u0441\u0435", "\uff41\uff43\uff45"],  # all Cyrillic "асе"; full-width
+        "bob": ["b0b", "B0B"],
+        "lan": ["Ian"],  # a capital I and a small l
+        "ada_l": ["ada-l"],
+    }
+    for name, looks in alike.items():
+        for other in looks:
+            assert name_skeleton(other) == name_skeleton(name), (other, name)
+    for a, b in [("zoe", "zo\u00eb"), ("jose", "jos\u00e9"), ("ada", "adda"), ("bob", "rob")]:
+        assert name_skeleton(a) != name_skeleton(b), (a, b)  # different names stay different
     assert check_username("Мария") == "Мария"  # one script, not Latin: welcome
 
 
 @in_process
 def test_usernames_are_unique_case_insensitively_and_by_look(sqlite_url: str) -> None:
-    with server(sqlite_url) as c:
+    with server(sqlite_url, signups_per_minute=100) as c:
         signup(c, "ace")
+        signup(c, "alice")
+        signup(c, "admin")
+        for taken in ("\u0251lice", "al\u0131ce", "\u1d00dmin", "a1ice"):  # ɑlice, alıce, ᴀdmin
+            c.cookies.clear()
+            r = c.post("/api/account/signup", json={"username": taken, "password": PASSWORD})
+            assert r.status_code == 409 and r.json()["error"] == "taken", (taken, r.text)
+            assert "looks too much like" in r.json()["message"]
+        c.cookies.clear()
         for taken in ("ACE", "Ace", "\u0430\u0441\u0435", "\uff41\uff43\uff45"):
             r = c.post("/api/account/signup", json={"username": taken, "password": PASSWORD})
             assert r.status_code == 409 and r.json()["error"] == "taken", (taken, r.text)
@@ -568,6 +588,47 @@ def test_migration_0006_upgrades_a_database_that_has_tables(db_url: str) -> None
         assert old is not None and old.rated is False
         assert old.correspondence is False and old.on_timeout == "move"  # 0008 too, in place
         assert old.seats == [SeatRow(0, "Ada", None, None, None)]
+    finally:
+        store.close()
+
+
+def test_migration_0012_keys_names_by_skeleton_and_keeps_earlier_look_alikes(db_url: str) -> None:
+    """Accounts made before skeletons: each is logged in by its name as before (its key written
+    again without the old hand-made list); two that look alike both stay, and no third joins."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from parlour.server.store import MIGRATIONS, make_engine
+
+    engine = make_engine(db_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0011")
+        # name_key as the hand-made list made it: Cyrillic "асе" was "ace"
+        for i, (name, key) in enumerate(
+            [("\u0430\u0441\u0435", "ace"), ("alice", "alice"), ("al\u0131ce", "al\u0131ce")]
+        ):
+            conn.execute(
+                text(
+                    "INSERT INTO parlour_accounts (id, username, name_key, password_hash, "
+                    "created_at) VALUES (:id, :name, :key, 'h', 1)"
+                ),
+                {"id": i + 1, "name": name, "key": key},
+            )
+    engine.dispose()
+    store = Store(db_url)  # migrates to the head
+    try:
+        cyrillic = store.account_by_key(name_key("\u0430\u0441\u0435"))
+        assert cyrillic is not None and cyrillic["id"] == 1
+        assert store.account_by_key(name_key("ace")) is None  # Latin "ace" is another name now
+        assert store.account_by_key(name_key("al\u0131ce"))["id"] == 3  # type: ignore[index]
+        skeletons = [store.account_by_id(i)["name_skeleton"] for i in (1, 2, 3)]  # type: ignore[index]
+        assert skeletons == [name_skeleton("ace"), name_skeleton("alice"), None]
+        made = store.create_account("\u0251lice", "\u0251lice", "h", name_skeleton("\u0251lice"))
+        assert made is None  # ɑlice: taken by its look
     finally:
         store.close()
 

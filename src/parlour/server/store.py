@@ -1362,14 +1362,17 @@ class Store:
         return out[:limit]
 
     # --- accounts and sessions -------------------------------------------------------------------
-    def create_account(self, username: str, key: str, password_hash: str) -> int | None:
-        """A new account; None when its name (by its key) is taken."""
+    def create_account(
+        self, username: str, key: str, password_hash: str, skeleton: str | None = None
+    ) -> int | None:
+        """A new account; None when its name is taken (by its key, or its confusable skeleton)."""
         try:
             with self.engine.begin() as conn:
                 res = conn.execute(
                     insert(accounts).values(
                         username=username,
                         name_key=key,
+                        name_skeleton=skeleton,
                         password_hash=password_hash,
                         created_at=time.time(),
                     )
@@ -1467,6 +1470,7 @@ class Store:
                 .values(
                     username=DELETED_NAME,
                     name_key=f"#deleted-{account_id}",
+                    name_skeleton=None,
                     password_hash="",
                     deleted_at=time.time(),
                 )
