@@ -13,6 +13,7 @@ import pytest
 
 import parlour
 from parlour.bots import make_bot
+from parlour.core.registry import games as all_games
 from parlour.review import Budget, analyse, find_puzzles
 
 from .conftest import DESKTOP, Server, watch_policy
@@ -62,10 +63,10 @@ def pages(server: Server) -> list[tuple[str, str]]:
         ("/leaderboard/whot", "main :is(h1, h2)"),
         ("/docs", ".swagger-ui .opblock-tag"),
     ]
-    for name in sorted(parlour.games()):
+    for name, gi in sorted(all_games().items()):
         if name.startswith("highcard"):
             continue
-        players = parlour.games()[name].default_players
+        players = gi.default_players
         bots = {str(i): "random" for i in range(1, players)}
         body = {"game": name, "players": players, "bots": bots, "name": "Ada"}
         t = server.api("/api/tables", body)
