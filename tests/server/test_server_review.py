@@ -214,6 +214,13 @@ def test_uploads_are_checked_and_refused_in_words(sqlite_url: str) -> None:
 
 
 @pytest.mark.in_process("reads the store inside the server to find the running game's id")
+def test_a_deeply_nested_upload_is_refused_in_words(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        for body in ("[" * 5000 + "]" * 5000, '{"a": ' * 3000 + "1" + "}" * 3000):
+            r = c.post("/api/review/records", content=body.encode())
+            assert r.status_code == 400 and "nested too deeply" in r.json()["message"]
+
+
 def test_a_running_game_is_never_shown_through_the_review_api(sqlite_url: str) -> None:
     with client(sqlite_url, analysis_iterations=20) as c:
         t = new_table(c, game="whot", preset="nigerian", players=2, name="Ada")

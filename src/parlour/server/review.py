@@ -179,6 +179,8 @@ def parse_upload(body: bytes, number: int | None, max_moves: int) -> GameEntry:
         data = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ParlourError(f"the file is not JSON: {exc}") from None
+    except RecursionError:  # [[[[…]]]] thousands deep: an answer, not a 500
+        raise ParlourError("the file is not a record: its JSON is nested too deeply") from None
     try:
         entries = read_games(data)
     except (LoadError, ParlourError) as exc:
