@@ -221,6 +221,25 @@ def test_a_deeply_nested_upload_is_refused_in_words(sqlite_url: str) -> None:
             assert r.status_code == 400 and "nested too deeply" in r.json()["message"]
 
 
+def test_an_analysis_is_queued_only_for_a_record_it_can_judge(sqlite_url: str) -> None:
+    good = played("whot", 2, "nigerian", seed=2).to_dict()
+    cannot = [
+        {**good, "rules": {"deal": 999}},  # an option out of range
+        {**good, "players": 99},
+        {**good, "game": "no such game"},
+        {**good, "moves": ["fly away", *good["moves"][1:]]},
+        {**good, "moves": [*good["moves"][:3], "play 99 moon"]},
+        {**good, "setup": {"position": {"nonsense": 1}}},
+    ]
+    with client(sqlite_url) as c:
+        for record in cannot:
+            r = c.post("/api/review/analyses", json={"record": record, "seat": 0})
+            assert r.status_code == 400 and r.json()["error"] == "bad_record", r.text
+            assert "cannot be analysed" in r.json()["message"]
+        r = c.post("/api/review/analyses", json={"record": good, "seat": 0, "iterations": 5})
+        assert r.status_code == 200 and r.json()["status"] in ("queued", "running", "done")
+
+
 def test_a_running_game_is_never_shown_through_the_review_api(sqlite_url: str) -> None:
     with client(sqlite_url, analysis_iterations=20) as c:
         t = new_table(c, game="whot", preset="nigerian", players=2, name="Ada")

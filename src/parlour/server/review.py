@@ -68,6 +68,7 @@ __all__ = [
     "ReviewCache",
     "Reviews",
     "budget_key",
+    "check_replays",
     "checked_puzzle",
     "game_steps",
     "packed",
@@ -200,6 +201,23 @@ def parse_upload(body: bytes, number: int | None, max_moves: int) -> GameEntry:
     except ParlourError as exc:
         raise ParlourError(f"the record's game cannot be set up: {exc}") from None
     return entry
+
+
+def check_replays(record: Record) -> None:
+    """That a record sets up its game and plays every one of its moves, or ParlourError saying
+    where it stops: an analysis is queued only for a record it can judge."""
+    try:
+        game = make(record.game, players=record.players, rules=record.rules)
+        state = game.new_game(seed=record.seed, **record.setup)
+    except ParlourError as exc:
+        raise ParlourError(f"the record's game cannot be set up: {exc}") from None
+    except Exception as exc:  # a setup a game cannot read, in whatever way it fails
+        raise ParlourError(f"the record's game cannot be set up: {exc!r}") from None
+    for ply, text in enumerate(record.moves, start=1):
+        try:
+            state.apply(text)
+        except ParlourError as exc:
+            raise ParlourError(f"move {ply} ({text!r}) cannot be played: {exc}") from None
 
 
 def packed(out: dict[str, Any]) -> bytes:

@@ -19,6 +19,7 @@ from ..review import (
     NOT_FINISHED,
     Reviews,
     budget_key,
+    check_replays,
     checked_puzzle,
     game_steps,
     packed,
@@ -192,6 +193,11 @@ async def start_analysis(
             raise TableError(
                 f"a record of {settings.max_review_moves} moves at most is analysed here", 400
             )
+        reviews.check_plies(client, len(record.moves))  # replaying it costs what stepping does
+        try:  # queued only if it can be judged: its game set up, every move played
+            await asyncio.to_thread(check_replays, record)
+        except ParlourError as exc:
+            raise TableError(f"the record cannot be analysed: {exc}", 400, "bad_record") from None
     return await reviews.submit(client, record, body.seat, budget, game_id)
 
 
