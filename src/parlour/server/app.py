@@ -19,6 +19,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour.core import ParlourError
@@ -212,6 +214,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, exc: TableError) -> JSONResponse:
         return JSONResponse({"error": exc.code, "message": _text(str(exc))}, status_code=exc.status)
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    @app.exception_handler(PoolTimeout)
+    async def _storage(request: Request, exc: Exception) -> JSONResponse:
+        # the database is down or unreachable: a refusal to try again, not a 500 with a
+        # traceback for every query that meets it — one line says why
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        log.warning("storage: %s %s failed: %s", request.method, request.url.path, reason)
+        message = "the server's database is not answering; nothing changed: try again in a moment"
+        return JSONResponse({"error": "storage", "message": message}, status_code=503)
 
     @app.exception_handler(UnicodeEncodeError)
     async def _not_unicode(request: Request, exc: UnicodeEncodeError) -> JSONResponse:
