@@ -128,7 +128,8 @@ def test_a_finished_game_steps_as_replay_shows_it_from_every_seat_and_open(sqlit
 
 
 def test_a_stored_game_longer_than_the_review_allows_is_refused(sqlite_url: str) -> None:
-    with client(sqlite_url) as c:
+    # a setting of its own from the start: in cluster mode, the same database for both servers
+    with client(sqlite_url, max_review_moves=10_000) as c:
         gid, record = finished_bot_game(c)
     most = len(record.moves) - 1
     with client(sqlite_url, max_review_moves=most) as c:
