@@ -214,7 +214,6 @@ def test_uploads_are_checked_and_refused_in_words(sqlite_url: str) -> None:
         )
 
 
-@pytest.mark.in_process("reads the store inside the server to find the running game's id")
 def test_a_deeply_nested_upload_is_refused_in_words(sqlite_url: str) -> None:
     with client(sqlite_url) as c:
         for body in ("[" * 5000 + "]" * 5000, '{"a": ' * 3000 + "1" + "}" * 3000):
@@ -241,6 +240,7 @@ def test_an_analysis_is_queued_only_for_a_record_it_can_judge(sqlite_url: str) -
         assert r.status_code == 200 and r.json()["status"] in ("queued", "running", "done")
 
 
+@pytest.mark.in_process("reads the store inside the server to find the running game's id")
 def test_a_running_game_is_never_shown_through_the_review_api(sqlite_url: str) -> None:
     with client(sqlite_url, analysis_iterations=20) as c:
         t = new_table(c, game="whot", preset="nigerian", players=2, name="Ada")
@@ -443,13 +443,19 @@ def test_an_uploaded_puzzle_keeps_only_what_its_game_reads_back(sqlite_url: str)
         assert r.json()["id"] == c.post("/api/puzzles", json=genuine).json()["id"]
 
 
-def test_uploaded_puzzles_are_bounded_in_size_and_bytes_a_minute(sqlite_url: str) -> None:
+def test_an_uploaded_puzzle_is_bounded_in_size(sqlite_url: str) -> None:
     big = a_puzzle("sorry", 4, "regular").to_dict()  # a long history: tens of kilobytes
-    small = a_puzzle().to_dict()
     size = len(json.dumps(big))
     with client(sqlite_url, max_puzzle=size - 1) as c:
         r = c.post("/api/puzzles", json=big)
         assert r.status_code == 400 and f"up to {size - 1} bytes" in r.json()["message"], r.text
+
+
+@pytest.mark.in_process("the meter of puzzles' bytes is each gateway's own")
+def test_uploaded_puzzles_are_bounded_in_bytes_a_minute(sqlite_url: str) -> None:
+    big = a_puzzle("sorry", 4, "regular").to_dict()
+    small = a_puzzle().to_dict()
+    size = len(json.dumps(big))
     with client(sqlite_url, max_puzzle=size, puzzle_bytes_per_minute=size) as c:
         assert c.post("/api/puzzles", json=big).status_code == 200
         r = c.post("/api/puzzles", json=small)  # this minute's bytes are spent
