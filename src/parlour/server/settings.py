@@ -72,7 +72,7 @@ class Settings:
     analysis_takeover: float = 15.0
     max_upload: int = 512 * 1024  # bytes in an uploaded record or puzzle file
     # bytes of JSON of one puzzle kept from an uploaded file (a genuine one is its position and
-    # the events its seat saw: 50 KB at ply 287 of a 4-player Sorry! game), and how many such
+    # the events its seat saw: tens of KB late in a long game, docs/review.md), and how many such
     # bytes one client may have kept a minute
     max_puzzle: int = 256 * 1024
     puzzle_bytes_per_minute: float = 1024 * 1024
