@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 
-def post(url: str, body: dict[str, Any]) -> Any:
-    req = urllib.request.Request(
-        url, json.dumps(body).encode(), {"content-type": "application/json"}
-    )
+def post(url: str, body: dict[str, Any], address: str = "10.0.0.1") -> Any:
+    # each guest from an address of its own (X-Forwarded-For, trusted by the server started
+    # here): two entries from one address are never matched
+    headers = {"content-type": "application/json", "x-forwarded-for": address}
+    req = urllib.request.Request(url, json.dumps(body).encode(), headers)
     with urllib.request.urlopen(req, timeout=30) as r:
         return json.load(r)
 
@@ -51,7 +52,8 @@ def main() -> None:
     cmd = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--database",
            database, "--log-level", "warning"]  # fmt: skip
     for setting in ("quick_joins_per_minute=100000", "quick_per_client=1000",
-                    "tables_per_minute=100000", "joins_per_minute=100000"):  # fmt: skip
+                    "tables_per_minute=100000", "joins_per_minute=100000",
+                    "trust_forwarded=true"):  # fmt: skip
         cmd += ["--setting", setting]
     proc = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
@@ -63,7 +65,9 @@ def main() -> None:
                 time.sleep(0.1)
         joiner, both, playing = [], [], []
         for i in range(args.pairs):
-            a = post(base + "/api/quick", {"game": "whot", "players": 2, "name": f"A{i}"})
+            a = post(
+                base + "/api/quick", {"game": "whot", "players": 2, "name": f"A{i}"}, "10.0.0.1"
+            )
             got: dict[str, Any] = {}
 
             def poll(ticket: str = a["ticket"], got: dict[str, Any] = got) -> None:
@@ -74,7 +78,9 @@ def main() -> None:
             waiter.start()
             time.sleep(0.2)  # A's long poll is waiting
             t0 = time.perf_counter()
-            b = post(base + "/api/quick", {"game": "whot", "players": 2, "name": f"B{i}"})
+            b = post(
+                base + "/api/quick", {"game": "whot", "players": 2, "name": f"B{i}"}, "10.0.0.2"
+            )
             t_b = time.perf_counter()
             waiter.join()
             assert b["status"] == "matched", b

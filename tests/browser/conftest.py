@@ -29,6 +29,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("PARLOUR_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(os.environ.get("PARLOUR_SCREENSHOTS") or ROOT / "build" / "screenshots")
 PHONE = {"width": 390, "height": 844}
+# Playwright's waits on a condition (`wait_for_function`) evaluate their text in the page, which
+# the server's Content-Security-Policy refuses (no 'unsafe-eval'): the tests' browsers bypass it,
+# and test_content_security_policy.py visits every page under the policy as a person's browser
+# does.
 DESKTOP = {"width": 1280, "height": 900}
 # The flags a closed network needs: no background calls home, no first-run, no GPU.
 CHROMIUM_ARGS = [
@@ -149,7 +153,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     """A fresh browser context (its own localStorage: a different person) at desktop size."""
-    ctx = browser.new_context(viewport=DESKTOP)
+    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     p = ctx.new_page()
     p.set_default_timeout(15_000)
     errors: list[str] = []
@@ -161,9 +165,22 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
+def watch_policy(page: Any) -> list[str]:
+    """What the browser refused under the server's Content-Security-Policy (an inline style, a
+    script from elsewhere), as it reports it on the console: the pages must need nothing of it."""
+    refused: list[str] = []
+
+    def seen(msg: Any) -> None:
+        if "Content Security Policy" in msg.text:
+            refused.append(msg.text)
+
+    page.on("console", seen)
+    return refused
+
+
 def new_person(browser: Any, viewport: dict[str, int] | None = None) -> Any:
     """Another person's browser (a new context) — for two people at one table."""
-    ctx = browser.new_context(viewport=viewport or DESKTOP)
+    ctx = browser.new_context(viewport=viewport or DESKTOP, bypass_csp=True)
     p = ctx.new_page()
     p.set_default_timeout(15_000)
     return p

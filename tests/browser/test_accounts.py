@@ -157,3 +157,49 @@ def test_a_guest_at_a_rated_table_logs_in_and_comes_back_to_sit(
     assert names == ["Hosta", "Bobby"]  # under their usernames
     host.context.close()
     guest.context.close()
+
+
+# Addresses that a pattern over the raw text takes for a path of this site, and the browser's URL
+# parser does not: it strips tabs and newlines, and reads a backslash as a slash.
+FOREIGN = [
+    "/%09/evil.example/",  # "/\t/evil.example/": "//evil.example/" once the tab is stripped
+    "/%0A/evil.example/",
+    "/%0D%0A/evil.example/",
+    "//evil.example/",
+    "/\\evil.example/",
+    "https://evil.example/t/ABC",
+    "javascript:alert(1)",
+]
+
+
+def test_after_logging_in_next_leads_only_to_a_page_of_this_site(page: Any, server: Server) -> None:
+    # were the page to go there, the test's own stand-in answers (the test machine has no network)
+    page.route(
+        lambda url: "evil.example" in url,
+        lambda route: route.fulfill(body="<h1>another site</h1>", content_type="text/html"),
+    )
+    sign_up(page, server, "Nemo")
+    page.click("#logout")
+    page.wait_for_url(server.url + "/")
+    page.goto(server.url + "/account?next=/%09/evil.example/")
+    page.wait_for_selector("#login-form")
+    page.fill("#login-name", "Nemo")
+    page.fill("#login-password", PASSWORD)
+    with page.expect_navigation():
+        page.click("#login")
+    assert page.url == server.url + "/account"
+    page.wait_for_selector("h1:has-text('Logged in as Nemo')")
+    # each address resolved as the page resolves it: foreign ones give the account page
+    found = page.evaluate(
+        """async ([foreign, origin]) => {
+            const {nextPage} = await import("/static/js/accounts.js");
+            const ask = (next) => nextPage("?next=" + encodeURIComponent(next), origin);
+            return {
+                foreign: foreign.map((n) => ask(decodeURIComponent(n))),
+                own: [ask("/t/ABCD"), ask("/review/3?seat=1#step-4"), ask(origin + "/quick")],
+            };
+        }""",
+        [FOREIGN, server.url],
+    )
+    assert found["foreign"] == ["/account"] * len(FOREIGN)
+    assert found["own"] == ["/t/ABCD", "/review/3?seat=1#step-4", "/quick"]

@@ -359,7 +359,7 @@ def test_bot_moves_animate_one_after_another_and_end_in_the_view(page: Any, serv
 
 
 def test_reduced_motion_means_no_animation(browser: Any, server: Server) -> None:
-    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", bypass_csp=True)
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     seat_here(page, server, {"game": "whot", "players": 3, "name": "Ada",
@@ -628,7 +628,7 @@ def test_the_sorry_tutorial_is_played_by_clicking(page: Any, server: Server) -> 
 
 # --- installable, accessible, light -------------------------------------------------------------
 def test_the_app_installs_and_its_shell_loads_offline(browser: Any, server: Server) -> None:
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.new_context(viewport=PHONE, bypass_csp=True)
     page = ctx.new_page()
     page.goto(server.url + "/")
     manifest = server.api("/manifest.webmanifest")

@@ -5,10 +5,29 @@ tab show the same waiting state; leaving the queue brings the form back. Every p
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 from .conftest import PHONE, Server, new_person, shoot
 from .test_app import axe_problems
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    # two entries from one address are never matched: each person's browser says its own
+    # address (X-Forwarded-For, as a proxy in front would, trusted here)
+    s = Server(tmp_path_factory.mktemp("server"), settings=["trust_forwarded=true"])
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def from_address(page: Any, address: str) -> Any:
+    page.context.set_extra_http_headers({"X-Forwarded-For": address})
+    return page
 
 
 def join_queue(page: Any, server: Server, name: str, bots: str = "") -> None:
@@ -22,6 +41,7 @@ def join_queue(page: Any, server: Server, name: str, bots: str = "") -> None:
 
 
 def test_quick_match_between_two_browser_contexts(page: Any, browser: Any, server: Server) -> None:
+    from_address(page, "10.0.0.1")
     page.goto(server.url + "/")
     page.click("#quick-link")
     page.wait_for_url("**/quick")
@@ -49,7 +69,7 @@ def test_quick_match_between_two_browser_contexts(page: Any, browser: Any, serve
     assert "Ada, you are in the queue" in other_tab.inner_text("#quick-waiting")
     other_tab.close()
 
-    bola = new_person(browser, PHONE)
+    bola = from_address(new_person(browser, PHONE), "10.0.0.2")
     try:
         bola.goto(server.url + "/quick")
         bola.wait_for_selector("#quick-form")

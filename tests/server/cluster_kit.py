@@ -195,6 +195,20 @@ class PostgresServer:
     def log_text(self) -> str:
         return _tail(self.dir / "log")
 
+    def halt(self) -> None:
+        """Stop the server at once (an outage), keeping its data: `resume` starts it again."""
+        self.run(str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate", "stop")
+
+    def resume(self) -> None:
+        opts = (
+            f"-h 127.0.0.1 -p {self.port} -k {self.dir} -F "
+            f"-c max_connections={self.max_connections}"
+        )
+        self.run(
+            str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-o", opts,
+            "-l", str(self.dir / "log"), "-w", "-t", "60", "start",
+        )  # fmt: skip
+
     def stop(self) -> None:
         try:
             self.run(

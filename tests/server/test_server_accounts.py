@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from server_testkit import Seat, client, join, new_table
 
-from parlour.server.accounts import Passwords, check_username, name_key
+from parlour.server.accounts import Passwords, check_username, name_key, name_skeleton
 from parlour.server.storage import SeatRow, Store, TableRow
 
 # Argon2id at its smallest costs: the rules are the same, the tests run fast
@@ -101,18 +101,38 @@ def test_a_username_outside_the_conservative_charset_is_refused(name: str) -> No
         check_username(name)
 
 
-def test_names_that_look_alike_share_one_key() -> None:
+def test_names_that_look_alike_share_one_skeleton() -> None:
+    """Unicode's confusable skeletons (UTS #39), from a maintained table — not a hand-made list."""
     assert check_username("\uff21\uff44\uff41") == "Ada"  # full-width letters: NFKC
-    assert name_key("Ada") == name_key("ADA") == name_key("ada")
-    assert name_key("\u0430\u0441\u0435") == name_key("ace")  # all Cyrillic: "асе"
-    assert name_key("b0b") == name_key("bob") and name_key("al1") == name_key("all")
+    assert name_key("Ada") == name_key("ADA") == name_key("ada")  # a log-in's key: case folded
+    alike = {
+        "alice": ["\u0251lice", "al\u0131ce", "\u0430lice", "a1ice"],  # ɑ, ı, Cyrillic а
+        "admin": ["\u1d00dmin", "\u0251dmin"],  # ᴀ: a small capital (ADMIN: by its key)
+        "ace": ["\u0430\u0441\u0435", "\uff41\uff43\uff45"],  # all Cyrillic "асе"; full-width
+        "bob": ["b0b", "B0B"],
+        "lan": ["Ian"],  # a capital I and a small l
+        "ada_l": ["ada-l"],
+    }
+    for name, looks in alike.items():
+        for other in looks:
+            assert name_skeleton(other) == name_skeleton(name), (other, name)
+    for a, b in [("zoe", "zo\u00eb"), ("jose", "jos\u00e9"), ("ada", "adda"), ("bob", "rob")]:
+        assert name_skeleton(a) != name_skeleton(b), (a, b)  # different names stay different
     assert check_username("Мария") == "Мария"  # one script, not Latin: welcome
 
 
 @in_process
 def test_usernames_are_unique_case_insensitively_and_by_look(sqlite_url: str) -> None:
-    with server(sqlite_url) as c:
+    with server(sqlite_url, signups_per_minute=100) as c:
         signup(c, "ace")
+        signup(c, "alice")
+        signup(c, "admin")
+        for taken in ("\u0251lice", "al\u0131ce", "\u1d00dmin", "a1ice"):  # ɑlice, alıce, ᴀdmin
+            c.cookies.clear()
+            r = c.post("/api/account/signup", json={"username": taken, "password": PASSWORD})
+            assert r.status_code == 409 and r.json()["error"] == "taken", (taken, r.text)
+            assert "looks too much like" in r.json()["message"]
+        c.cookies.clear()
         for taken in ("ACE", "Ace", "\u0430\u0441\u0435", "\uff41\uff43\uff45"):
             r = c.post("/api/account/signup", json={"username": taken, "password": PASSWORD})
             assert r.status_code == 409 and r.json()["error"] == "taken", (taken, r.text)
@@ -213,6 +233,8 @@ def test_deleting_an_account_keeps_its_games_and_anonymises_its_name(sqlite_url:
         ada = signup(c, "Ada")
         code = rated_game(c, ada)
         wait_for(lambda: c.get("/api/history", params={"table": code}).json()["total"] == 1)
+        gid = c.get("/api/history", params={"table": code}).json()["games"][0]["id"]
+        assert "Ada" in c.get(f"/api/review/games/{gid}").json()["names"]  # the review is kept
         r = c.post("/api/account/delete", json={"password": "wrong password"}, headers=csrf(ada))
         assert r.status_code == 403  # the password, to be sure
         r = c.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(ada))
@@ -221,6 +243,7 @@ def test_deleting_an_account_keeps_its_games_and_anonymises_its_name(sqlite_url:
         assert "Ada" not in game["players"] and "deleted player" in game["players"]
         record = c.get(f"/api/history/{game['id']}/record").json()
         assert "Ada" not in record["names"]
+        assert "Ada" not in c.get(f"/api/review/games/{gid}").json()["names"]  # nor its review
         assert c.get("/api/players/Ada").status_code == 404
         board = c.get("/api/leaderboard/whot").json()["players"]
         assert [p["name"] for p in board] == ["random bot"]
@@ -265,19 +288,37 @@ def test_a_guest_plays_exactly_as_before_with_no_csrf_token(sqlite_url: str) -> 
 
 
 @in_process
-def test_log_in_attempts_are_rate_limited_per_client_and_per_username(sqlite_url: str) -> None:
+def test_log_in_attempts_are_rate_limited_per_client_and_per_username_from_it(
+    sqlite_url: str,
+) -> None:
     limits = {"logins_per_minute": 3, "logins_per_name_per_minute": 2, "trust_forwarded": True}
     with server(sqlite_url, **limits) as c:
         signup(c, "Ada")
         here = {"x-forwarded-for": "10.0.0.1"}
         codes = [login(c, f"nobody{i}", headers=here).status_code for i in range(4)]
         assert codes == [401, 401, 401, 429]  # per client: 3 a minute
-        # per username: from different addresses, the third guess at Ada's password waits
-        elsewhere = [{"x-forwarded-for": f"10.0.1.{i}"} for i in range(3)]
-        codes = [login(c, "Ada", "wrong guess", headers=h).status_code for h in elsewhere]
+        # per username from one address: the third guess at Ada's password from there waits
+        there = {"x-forwarded-for": "10.0.3.1"}
+        codes = [login(c, "Ada", "wrong guess", headers=there).status_code for _ in range(3)]
         assert codes == [401, 401, 429]
-        r = login(c, "Ada", headers={"x-forwarded-for": "10.0.2.1"})
+        r = login(c, "Ada", headers=there)
         assert r.status_code == 429 and "wait a minute" in r.json()["message"]
+
+
+@in_process
+def test_guesses_from_elsewhere_never_lock_the_owner_out(sqlite_url: str) -> None:
+    """Wrong guesses at Ada's password from many addresses, each within its own limits, use up
+    none of the attempts of Ada's own address: the owner logs in at once."""
+    limits = {"logins_per_minute": 10, "logins_per_name_per_minute": 5, "trust_forwarded": True}
+    with server(sqlite_url, **limits) as c:
+        signup(c, "Ada")
+        c.cookies.clear()
+        for i in range(6):
+            guesser = {"x-forwarded-for": f"10.0.1.{i}"}
+            codes = [login(c, "Ada", "wrong guess", headers=guesser).status_code for _ in range(5)]
+            assert codes == [401] * 5
+        r = login(c, "ADA", headers={"x-forwarded-for": "10.0.2.1"})  # the owner's address
+        assert r.status_code == 200, r.text
 
 
 @in_process
@@ -547,6 +588,51 @@ def test_migration_0006_upgrades_a_database_that_has_tables(db_url: str) -> None
         assert old is not None and old.rated is False
         assert old.correspondence is False and old.on_timeout == "move"  # 0008 too, in place
         assert old.seats == [SeatRow(0, "Ada", None, None, None)]
+    finally:
+        store.close()
+
+
+def test_migration_0012_keys_names_by_skeleton_and_keeps_earlier_look_alikes(db_url: str) -> None:
+    """Accounts made before skeletons: each is logged in by its name as before (its key written
+    again without the old hand-made list); two that look alike both stay, and no third joins."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from parlour.server.storage import MIGRATIONS, make_engine
+
+    engine = make_engine(db_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0011")
+        # name_key as the hand-made list made it: Cyrillic "асе" was "ace"
+        for i, (name, key) in enumerate(
+            [("\u0430\u0441\u0435", "ace"), ("alice", "alice"), ("al\u0131ce", "al\u0131ce")]
+        ):
+            conn.execute(
+                text(
+                    "INSERT INTO parlour_accounts (id, username, name_key, password_hash, "
+                    "created_at) VALUES (:id, :name, :key, 'h', 1)"
+                ),
+                {"id": i + 1, "name": name, "key": key},
+            )
+    engine.dispose()
+    store = Store(db_url)  # migrates to the head
+    try:
+        cyrillic = store.accounts.account_by_key(name_key("\u0430\u0441\u0435"))
+        assert cyrillic is not None and cyrillic["id"] == 1
+        assert (
+            store.accounts.account_by_key(name_key("ace")) is None
+        )  # Latin "ace" is another name now
+        assert store.accounts.account_by_key(name_key("al\u0131ce"))["id"] == 3  # type: ignore[index]
+        skeletons = [store.accounts.account_by_id(i)["name_skeleton"] for i in (1, 2, 3)]  # type: ignore[index]
+        assert skeletons == [name_skeleton("ace"), name_skeleton("alice"), None]
+        made = store.accounts.create_account(
+            "\u0251lice", "\u0251lice", "h", name_skeleton("\u0251lice")
+        )
+        assert made is None  # ɑlice: taken by its look
     finally:
         store.close()
 

@@ -9,6 +9,7 @@ clock, a round of matching, the ratings table), so they run in process, on SQLit
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
 import time
 from collections.abc import Iterator
@@ -41,6 +42,9 @@ class Clock:
 
 @contextmanager
 def server(url: str, **settings: Any) -> Iterator[tuple[Any, Clock]]:
+    # each person queues from an address of their own (X-Forwarded-For, trusted here): two
+    # entries from one address never share a table
+    settings = {"trust_forwarded": True, **settings}
     with client(url, quick_tick=0, **{**CHEAP, **settings}) as c:
         clock = Clock()
         c.app.state.quick.clock = clock
@@ -52,9 +56,14 @@ def tick(c: Any) -> int:
     return made
 
 
+ADDRESSES = (f"10.7.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+
+
 def queue(c: Any, name: str | None = "Ada", **body: Any) -> dict[str, Any]:
+    """Join the queue as a person of their own address (unless the headers name one)."""
     body = {"game": "whot", "players": 2, "name": name, **body}
-    r = c.post("/api/quick", json=body, headers=body.pop("headers", {}))
+    headers = {"x-forwarded-for": next(ADDRESSES), **body.pop("headers", {})}
+    r = c.post("/api/quick", json=body, headers=headers)
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
@@ -122,6 +131,35 @@ def test_bots_fill_a_table_only_for_entries_that_asked_after_their_wait() -> Non
 def test_one_account_never_meets_itself() -> None:
     st = Settings()
     assert find_groups([Entry(1, 25, 0, None, 7), Entry(2, 25, 0, None, 7)], 2, 100, st) == []
+
+
+def test_one_address_never_meets_itself() -> None:
+    """Two accounts of one person, from one address, are never seated against each other (a
+    rated table of them would rate whatever they like); with an entry from elsewhere, each of
+    them may play."""
+    st = Settings()
+    same = [Entry(1, 25, 0, None, 7, "home"), Entry(2, 25, 0, None, 8, "home")]
+    assert find_groups(same, 2, 100, st) == []
+    groups = find_groups([*same, Entry(3, 25, 0, None, 9, "away")], 2, 100, st)
+    assert [sorted(e.id for e in g) for g, _ in groups] == [[1, 3]]
+
+
+def test_two_accounts_queued_from_one_address_are_not_matched(db_url: str) -> None:
+    home = {"x-forwarded-for": "10.8.0.2"}
+    with server(db_url, signups_per_minute=100) as (c, _):
+        tickets = []
+        for name in ("twin_one", "twin_two"):
+            c.cookies.clear()
+            r = c.post("/api/account/signup", json={"username": name, "password": PASSWORD})
+            csrf = {"x-csrf-token": r.json()["csrf"]}
+            entry = queue(c, None, preset="nigerian", headers={**home, **csrf})
+            tickets.append(entry["ticket"])
+        c.cookies.clear()
+        assert tick(c) == 0
+        assert [status(c, t)["status"] for t in tickets] == ["waiting", "waiting"]
+        other = queue(c, "Bola", preset="nigerian")  # from an address of its own
+        assert other["status"] == "matched"
+        assert sorted(status(c, t)["status"] for t in tickets) == ["matched", "waiting"]
 
 
 # --- over HTTP ------------------------------------------------------------------------------------
@@ -234,12 +272,14 @@ def test_an_entry_nobody_asks_after_expires(db_url: str) -> None:
 
 
 def test_one_entry_at_a_time_and_per_client_limits(db_url: str) -> None:
+    home = {"x-forwarded-for": "10.8.0.1"}  # one household's address
     with server(db_url, quick_per_client=2) as (c, _):
-        a = queue(c, "Ada", game="sorry", players=4)
+        a = queue(c, "Ada", game="sorry", players=4, headers=home)
         again = c.post("/api/quick", json={"game": "whot", "name": "Ada", "ticket": a["ticket"]})
         assert again.status_code == 409 and again.json()["error"] == "queued"
-        queue(c, "Bola", game="sorry", players=4)
-        third = c.post("/api/quick", json={"game": "sorry", "players": 4, "name": "Chi"})
+        queue(c, "Bola", game="sorry", players=4, headers=home)
+        body = {"game": "sorry", "players": 4, "name": "Chi"}
+        third = c.post("/api/quick", json=body, headers=home)
         assert third.status_code == 429 and third.json()["error"] == "too_many"
         r = c.post("/api/account/signup", json={"username": "ada_l", "password": PASSWORD})
         headers = {"x-csrf-token": r.json()["csrf"]}
@@ -252,9 +292,10 @@ def test_one_entry_at_a_time_and_per_client_limits(db_url: str) -> None:
         assert status(c, None, headers=headers)["name"] == "ada_l"
     with server(db_url, quick_joins_per_minute=2) as (c, _):
         for name in ("A", "B"):
-            t = queue(c, name, game="sorry", players=4)["ticket"]
+            t = queue(c, name, game="sorry", players=4, headers=home)["ticket"]
             c.post("/api/quick/leave", json={"ticket": t})
-        r = c.post("/api/quick", json={"game": "sorry", "players": 4, "name": "C"})
+        body = {"game": "sorry", "players": 4, "name": "C"}
+        r = c.post("/api/quick", json=body, headers=home)
         assert r.status_code == 429 and r.json()["error"] == "rate_limited"
 
 
@@ -402,11 +443,11 @@ def test_gateways_of_a_cluster_share_one_queue(tmp_path: Path) -> None:
             qm.clock = clock
         guest: dict[str, Any] = {"game": "whot", "preset": None, "players": 2, "account": None}
         try:
-            ticket, _ = await quick[0].join("c", name="Ada", bot_after=None, **guest)
+            ticket, _ = await quick[0].join("c-ada", name="Ada", bot_after=None, **guest)
             poll = asyncio.ensure_future(quick[1].entry(ticket, None, wait=10))
             await asyncio.sleep(0.2)
             t0 = time.perf_counter()
-            _, bola = await quick[0].join("c", name="Bola", bot_after=None, **guest)
+            _, bola = await quick[0].join("c-bola", name="Bola", bot_after=None, **guest)
             ada = await poll
             assert time.perf_counter() - t0 < 0.9  # the bus woke it, not the second's read
             assert ada["status"] == "matched" and ada["table"] == {
@@ -419,7 +460,10 @@ def test_gateways_of_a_cluster_share_one_queue(tmp_path: Path) -> None:
             tickets = []
             for n, (game, players) in enumerate([("sorry", 4)] * 3 + [("whot", 3)] * 2):
                 t, e = await quick[n % 2].join(
-                    "c", name=f"P{n}", bot_after=10, **{**guest, "game": game, "players": players}
+                    f"c{n}",
+                    name=f"P{n}",
+                    bot_after=10,
+                    **{**guest, "game": game, "players": players},
                 )
                 assert e["status"] == "waiting"
                 tickets.append(t)

@@ -127,6 +127,48 @@ def test_a_finished_game_steps_as_replay_shows_it_from_every_seat_and_open(sqlit
         assert c.get(f"/api/review/games/{gid}", params={"seat": "7"}).status_code == 400
 
 
+def test_a_stored_game_longer_than_the_review_allows_is_refused(sqlite_url: str) -> None:
+    # a setting of its own from the start: in cluster mode, the same database for both servers
+    with client(sqlite_url, max_review_moves=10_000) as c:
+        gid, record = finished_bot_game(c)
+    most = len(record.moves) - 1
+    with client(sqlite_url, max_review_moves=most) as c:
+        r = c.get(f"/api/review/games/{gid}")
+        assert r.status_code == 400 and r.json()["error"] == "too_long", r.status_code
+        assert f"{most} moves at most" in r.json()["message"]
+
+
+@pytest.mark.in_process("the meter and the cache of reviews are each gateway's own")
+def test_reviews_are_metered_by_their_moves_and_a_finished_games_is_made_once(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client may review `review_plies_per_minute` moves a minute; the same finished game seen
+    again from the same seat is answered from the cache, costing no replay and nothing of it."""
+    import parlour.server.routes.review as routes
+
+    made: list[int | None] = []
+    steps = routes.game_steps  # type: ignore[attr-defined]
+
+    def counted(record: Record, names: list[str], viewer: int | None, *rest: Any) -> Any:
+        made.append(viewer)
+        return steps(record, names, viewer, *rest)
+
+    monkeypatch.setattr(routes, "game_steps", counted)
+    with client(sqlite_url) as c:
+        gid, record = finished_bot_game(c)
+    with client(sqlite_url, review_plies_per_minute=len(record.moves)) as c:
+        first = c.get(f"/api/review/games/{gid}", params={"seat": "0"})
+        assert first.status_code == 200 and first.headers["content-encoding"] == "gzip"
+        for _ in range(5):
+            again = c.get(f"/api/review/games/{gid}", params={"seat": "0"})
+            assert again.status_code == 200 and again.json() == first.json()
+        assert made == [0]  # made once
+        other = c.get(f"/api/review/games/{gid}", params={"seat": "1"})
+        assert other.status_code == 429 and other.json()["error"] == "rate_limited", other.text
+        plain = c.get(f"/api/review/games/{gid}?seat=0", headers={"accept-encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.json() == first.json()
+
+
 @pytest.mark.parametrize(("name", "players", "rules"), GAMES, ids=[g[0] for g in GAMES])
 def test_an_uploaded_record_of_each_game_steps_as_replay(
     sqlite_url: str, name: str, players: int, rules: str
@@ -170,6 +212,32 @@ def test_uploads_are_checked_and_refused_in_words(sqlite_url: str) -> None:
         assert (
             c.post("/api/review/records", params={"seat": "open"}, content=two).status_code == 200
         )
+
+
+def test_a_deeply_nested_upload_is_refused_in_words(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        for body in ("[" * 5000 + "]" * 5000, '{"a": ' * 3000 + "1" + "}" * 3000):
+            r = c.post("/api/review/records", content=body.encode())
+            assert r.status_code == 400 and "nested too deeply" in r.json()["message"]
+
+
+def test_an_analysis_is_queued_only_for_a_record_it_can_judge(sqlite_url: str) -> None:
+    good = played("whot", 2, "nigerian", seed=2).to_dict()
+    cannot = [
+        {**good, "rules": {"deal": 999}},  # an option out of range
+        {**good, "players": 99},
+        {**good, "game": "no such game"},
+        {**good, "moves": ["fly away", *good["moves"][1:]]},
+        {**good, "moves": [*good["moves"][:3], "play 99 moon"]},
+        {**good, "setup": {"position": {"nonsense": 1}}},
+    ]
+    with client(sqlite_url) as c:
+        for record in cannot:
+            r = c.post("/api/review/analyses", json={"record": record, "seat": 0})
+            assert r.status_code == 400 and r.json()["error"] == "bad_record", r.text
+            assert "cannot be analysed" in r.json()["message"]
+        r = c.post("/api/review/analyses", json={"record": good, "seat": 0, "iterations": 5})
+        assert r.status_code == 200 and r.json()["status"] in ("queued", "running", "done")
 
 
 @pytest.mark.in_process("reads the store inside the server to find the running game's id")
@@ -336,6 +404,83 @@ def test_puzzles_are_shared_shown_without_their_answer_and_answered(sqlite_url: 
         r = c.post("/api/puzzles", json=bad)
         assert r.status_code == 400 and "answer" in r.json()["message"]
         assert c.get("/api/puzzles/0123456789ab").status_code == 404
+
+
+def a_puzzle(name: str = "whot", players: int = 2, rules: str = "nigerian") -> Puzzle:
+    """A genuine puzzle: one `parlour analyse --puzzles` would write."""
+    record = played(name, players, rules, seed=4 if name == "whot" else 3)
+    found = find_puzzles(
+        analyse(record, 0, Budget(iterations=20, min_visits=2)), record, margin=0.01
+    )
+    assert found
+    return max(found, key=lambda p: len(json.dumps(p.to_dict())))
+
+
+def test_an_uploaded_puzzle_keeps_only_what_its_game_reads_back(sqlite_url: str) -> None:
+    """A shared puzzle is set up by its game, its history read back into the game's events and
+    its source cut to its three facts: anything else in the file is refused, or not kept."""
+    genuine = a_puzzle().to_dict()
+    shoddy = [
+        {**genuine, "history": ["x" * 1000] * 50},  # not events at all
+        {**genuine, "history": [{**genuine["history"][0], "blob": "x" * 1000}]},  # extra fields
+        {**genuine, "history": [{"kind": "no such event"}]},
+        {**genuine, "source": {"blob": "x" * 1000}},
+        {**genuine, "source": {**genuine["source"], "ply": "x" * 1000}},
+        {**genuine, "position": {**genuine["position"], "blob": "x" * 1000}},
+        {**genuine, "margin": float("nan")},  # JSON.parse would fail on the file served back
+        {**genuine, "moves": genuine["moves"][1:]},  # the answer not among its moves
+    ]
+    with client(sqlite_url) as c:
+        for bad in shoddy:
+            text = json.dumps(bad)  # NaN too, as Python's json writes it and reads it back
+            r = c.post("/api/puzzles", content=text, headers={"content-type": "application/json"})
+            assert r.status_code == 400 and r.json()["error"] == "bad_puzzle", r.text
+        padded = {**genuine, "source": {**genuine["source"], "blob": "x" * 100_000}, "more": 1}
+        r = c.post("/api/puzzles", json=padded)
+        assert r.status_code == 200, r.text
+        kept = c.get(f"/api/puzzles/{r.json()['id']}/file").json()
+        assert kept == genuine  # the same puzzle, nothing of the padding
+        assert r.json()["id"] == c.post("/api/puzzles", json=genuine).json()["id"]
+
+
+def test_an_uploaded_puzzle_is_bounded_in_size(sqlite_url: str) -> None:
+    big = a_puzzle("sorry", 4, "regular").to_dict()  # a long history: tens of kilobytes
+    size = len(json.dumps(big))
+    with client(sqlite_url, max_puzzle=size - 1) as c:
+        r = c.post("/api/puzzles", json=big)
+        assert r.status_code == 400 and f"up to {size - 1} bytes" in r.json()["message"], r.text
+
+
+@pytest.mark.in_process("the meter of puzzles' bytes is each gateway's own")
+def test_uploaded_puzzles_are_bounded_in_bytes_a_minute(sqlite_url: str) -> None:
+    big = a_puzzle("sorry", 4, "regular").to_dict()
+    small = a_puzzle().to_dict()
+    size = len(json.dumps(big))
+    with client(sqlite_url, max_puzzle=size, puzzle_bytes_per_minute=size) as c:
+        assert c.post("/api/puzzles", json=big).status_code == 200
+        r = c.post("/api/puzzles", json=small)  # this minute's bytes are spent
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited", r.text
+
+
+def test_puzzles_of_uploads_go_after_the_retention_those_of_stored_games_stay(
+    sqlite_url: str,
+) -> None:
+    from parlour.server.storage import Store
+
+    store = Store(sqlite_url)
+    try:
+        store.puzzles.save_puzzle("up", "whot", '{"uploaded": 1}', True)
+        store.puzzles.save_puzzle("kept", "whot", '{"stored": 1}')
+        store.puzzles.save_puzzle("both", "whot", '{"both": 1}', True)
+        store.puzzles.save_puzzle("both", "whot", '{"both": 1}')  # found in a stored game too: kept
+        store.puzzles.save_puzzle("kept", "whot", '{"stored": 1}', True)  # still a stored game's
+        assert store.puzzles.prune_uploaded_puzzles(time.time() - 3600) == 0  # not old enough yet
+        assert store.puzzles.prune_uploaded_puzzles(time.time() + 1) == 1
+        assert store.puzzles.load_puzzle("up") is None
+        assert store.puzzles.load_puzzle("kept") == '{"stored": 1}'
+        assert store.puzzles.load_puzzle("both") == '{"both": 1}'
+    finally:
+        store.close()
 
 
 def test_analyses_of_uploads_go_after_the_retention_those_of_stored_games_stay(

@@ -168,3 +168,75 @@ def test_serve_binds_loopback_by_default() -> None:
     assert args.host == "127.0.0.1" and args.port == 8000
     assert args.database.startswith("sqlite:///")
     assert "serve" in commands
+
+
+def test_every_answer_forbids_framing_and_sniffing_and_keeps_addresses_home(
+    sqlite_url: str,
+) -> None:
+    """Pages, scripts, API answers and refusals alike: no other site may frame them, no type is
+    sniffed, no Referer leaves the site, and pages run only the server's own scripts."""
+    with client(sqlite_url) as c:
+        t = new_table(c, game="whot", players=2, match="single", name="Ada")
+        answers = {
+            "lobby": c.get("/"),
+            "table page": c.get(f"/t/{t['code']}"),
+            "module": c.get("/static/js/main.js"),
+            "game module": c.get("/games/whot/whot.js"),
+            "api": c.get("/api/games"),
+            "not found": c.get("/api/tables/NOSUCH"),
+            "too large": c.post("/api/tables", content=b"x" * 70_000),
+            "api page": c.get("/docs"),
+            "openapi": c.get("/openapi.json"),
+        }
+        for what, r in answers.items():
+            policy = r.headers.get("content-security-policy", "")
+            assert "frame-ancestors 'none'" in policy, (what, policy)
+            assert "object-src 'none'" in policy and "base-uri 'none'" in policy, what
+            assert r.headers.get("x-content-type-options") == "nosniff", what
+            assert r.headers.get("x-frame-options") == "DENY", what
+            assert r.headers.get("referrer-policy") == "same-origin", what
+        page = answers["lobby"].headers["content-security-policy"]
+        assert "script-src 'self';" in page and "'unsafe-inline'" not in page
+        assert "ws://testserver" in page or "ws://127.0.0.1" in page  # the table's websocket
+        docs = answers["api page"].headers["content-security-policy"]
+        assert "script-src 'self' 'sha256-" in docs and "'unsafe-inline'" not in docs
+
+
+SECRET = "correct horse \\ud800 battery"  # as JSON writes it: a lone surrogate, no UTF-8 has it
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/account/login", f'{{"username": "\\ud800", "password": "{SECRET}"}}'),
+        ("/api/account/login", f'{{"username": 5, "password": "{SECRET}"}}'),
+        ("/api/account/signup", f'{{"username": "ada", "password": "{SECRET}"}}'),
+        ("/api/tables", '{"game": "whot", "players": 2, "name": "Ada\\ud800"}'),
+        ("/api/tables", '{"game": "whot\\udfff", "players": 2}'),
+        ("/api/tables", '{"game": "whot", "players": 2, "options": {"deal\\ud800": 5}}'),
+        ("/api/quick", '{"game": "whot", "players": 2, "name": "\\ud800"}'),
+        ("/api/tournaments", '{"game": "whot", "format": "swiss", "title": "\\udc00"}'),
+        ("/api/review/records", '{"format": "parlour-record/1", "game": "\\ud800"}'),
+        ("/api/puzzles", '{"format": "parlour-puzzle/1", "game": "\\ud800"}'),
+    ],
+)
+def test_a_lone_surrogate_anywhere_is_a_clear_refusal_and_never_echoes_a_password(
+    sqlite_url: str, path: str, body: str
+) -> None:
+    with client(sqlite_url) as c:
+        r = c.post(path, content=body.encode(), headers={"content-type": "application/json"})
+        assert 400 <= r.status_code < 500, (r.status_code, r.text)
+        assert r.json()["message"]  # in words
+        assert "horse" not in r.text and "battery" not in r.text
+
+
+def test_a_refused_body_is_described_without_its_input(sqlite_url: str) -> None:
+    """A password over the longest allowed is refused by the route's model: 422 says where and
+    why, never what was sent (FastAPI's own answer echoed it)."""
+    password = "correct horse battery " * 100
+    with client(sqlite_url) as c:
+        r = c.post("/api/account/signup", json={"username": "ada", "password": password})
+        assert r.status_code == 422 and r.json()["error"] == "invalid"
+        assert "password" in r.json()["message"] and "horse" not in r.text
+        r = c.post("/api/tables", json={"game": "whot", "players": "four"})
+        assert r.status_code == 422 and "players" in r.json()["message"]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cluster_kit import PostgresServer
 from server_testkit import Seat, client, greedy_chooser, join, new_table
 
 import parlour
@@ -195,3 +196,29 @@ def test_a_plain_file_path_is_a_sqlite_database_and_a_bad_url_is_a_sentence(
         store.close()
     with pytest.raises(StoreError, match="is not a database: give a SQLite file's path"):
         Store("postgresql://:not-a-port")
+
+
+@pytest.mark.in_process("stops a PostgreSQL server of its own under a server in the test process")
+def test_with_postgresql_down_a_request_is_refused_as_storage_not_a_500(
+    pg_cluster: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    pg = PostgresServer()  # its own (pg_cluster: PostgreSQL is there, or CI fails loudly)
+    pg.start()
+    try:
+        with client(pg.new_database()) as c:
+            body = {"game": "whot", "players": 2, "name": "Ada"}
+            assert c.post("/api/tables", json=body).status_code == 200
+            pg.halt()
+            caplog.clear()
+            for r in (c.post("/api/tables", json=body), c.get("/api/tables")):
+                assert r.status_code == 503, r.text
+                assert r.json()["error"] == "storage" and "try again" in r.json()["message"]
+            answered = [x for x in caplog.records if x.name == "parlour.server"]
+            assert not any(x.exc_info for x in answered)  # one line each, no traceback
+            pg.resume()
+            deadline = time.monotonic() + 30
+            while c.post("/api/tables", json=body).status_code != 200:
+                assert time.monotonic() < deadline, "the server did not come back with PostgreSQL"
+                time.sleep(0.2)
+    finally:
+        pg.stop()

@@ -18,9 +18,10 @@ one, must also be this server's. This keeps the server stateless about CSRF (no 
 works for every gateway of a cluster alike (they share the key).
 
 Usernames. NFKC-normalised, 3–24 characters: letters of one script, ASCII digits, `_` and `-`.
-Two names that differ only in case, or in letters that look alike across scripts (Cyrillic `а`
-for Latin `a`, `0` for `o`), share one `name_key`, which is unique: the second is refused as
-taken. A name mixing scripts (`pаypal` with a Cyrillic `а`) is refused outright.
+Two names that differ only in case share one `name_key` (what a log-in looks up); two that look
+alike — letters of other scripts or of IPA and small capitals that pass for Latin ones, `0` for
+`o` — share one confusable skeleton (UTS #39, `name_skeleton`). Both are unique: the second name
+is refused as taken. A name mixing scripts (`pаypal` with a Cyrillic `а`) is refused outright.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from argon2.low_level import Type
+from disarm import skeleton_key
 
 from .clients import RateMeter
 from .tables import TableError
@@ -54,6 +56,7 @@ __all__ = [
     "check_username",
     "csrf_token",
     "name_key",
+    "name_skeleton",
     "new_session_token",
     "session_hash",
 ]
@@ -64,23 +67,6 @@ MAX_PASSWORD = 1024  # hashing a megabyte of "password" is a way to spend the se
 SESSION_COOKIE = "parlour_session"
 CSRF_COOKIE = "parlour_csrf"
 CSRF_HEADER = "x-csrf-token"
-
-# Letters of other scripts that look like Latin ones, and digits that look like letters: the
-# name key maps them to the Latin letter, so "аdmin" in Cyrillic and "admin" share a key (a short
-# list of the common ones from Unicode's confusables, not the whole table).
-LOOKALIKES = str.maketrans(
-    {
-        # Cyrillic
-        "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-        "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d",
-        "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ɡ": "g",
-        # Greek
-        "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p",
-        "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ω": "w",
-        # digits and marks that pass for letters
-        "0": "o", "1": "l",
-    }
-)  # fmt: skip
 
 
 def _script(ch: str) -> str:
@@ -120,9 +106,17 @@ def check_username(raw: Any) -> str:
 
 
 def name_key(name: str) -> str:
-    """The form that names looking alike share (case, look-alike letters): unique per account."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return folded.translate(LOOKALIKES).replace("-", "_")
+    """The form a name is logged in by: NFKC, case folded, `-` as `_` (unique per account)."""
+    return unicodedata.normalize("NFKC", name).casefold().replace("-", "_")
+
+
+def name_skeleton(name: str) -> str:
+    """The form that names looking alike share: Unicode's confusable skeleton (UTS #39, from
+    disarm's tables of the current Unicode release: `ɑlice`, `alıce` and Cyrillic `аlice` are
+    all `alice`, `ᴀdmin` is `admin`), case folded, with TR39's digit classes (`0` is `o`, `1` is
+    `l`) and `-` as `_`. Unique per account: a new name whose skeleton is an existing one's is
+    refused as taken."""
+    return skeleton_key(unicodedata.normalize("NFKC", name), digit_policy="tr39").replace("-", "_")
 
 
 def check_password(password: Any, username: str) -> str:
@@ -190,8 +184,9 @@ def csrf_token(secret: bytes, session_token: str) -> str:
 
 
 class Accounts:
-    """The accounts side of a gateway: sign-up, log-in (rate-limited per client and per username),
-    sessions, passwords. Hashing runs in a thread: it takes tens of milliseconds on purpose."""
+    """The accounts side of a gateway: sign-up, log-in (rate-limited per client, and per username
+    from each client: docs/architecture.md, "Accounts"), sessions, passwords. Hashing runs in a
+    thread: it takes tens of milliseconds on purpose."""
 
     def __init__(self, db: Database, settings: Settings, secret: bytes) -> None:
         self.db = db
@@ -219,10 +214,14 @@ class Accounts:
             raise TableError("too many new accounts from you: wait a minute", 429, "rate_limited")
         hashed = await asyncio.to_thread(self.passwords.hash, password)
         account_id = await self.db.call(
-            self.db.store.accounts.create_account, name, name_key(name), hashed
+            self.db.store.accounts.create_account, name, name_key(name), hashed, name_skeleton(name)
         )
         if account_id is None:
-            raise TableError(f"the username {name!r} is taken", 409, "taken")
+            raise TableError(
+                f"the username {name!r} is taken (or looks too much like one that is)",
+                409,
+                "taken",
+            )
         return account_id, name, await self.new_session(account_id)
 
     async def login(self, username: Any, password: Any, client: str) -> tuple[int, str, str]:
@@ -232,7 +231,9 @@ class Accounts:
         if not isinstance(username, str) or not isinstance(password, str):
             raise TableError("send a username and a password", 400)
         key = name_key(unicodedata.normalize("NFKC", username.strip()))[: MAX_NAME * 2]
-        if not self.logins.take(client) or not self.logins_by_name.take(key):
+        # per address, and per username *from that address*: guesses from elsewhere never use up
+        # the owner's attempts (a count per username from anywhere let anyone lock them out)
+        if not self.logins.take(client) or not self.logins_by_name.take(f"{key}\n{client}"):
             raise TableError(
                 "too many log-in attempts: wait a minute and try again", 429, "rate_limited"
             )

@@ -12,11 +12,15 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour.core import ParlourError
@@ -27,6 +31,7 @@ from .bus import BusDown, make_bus
 from .collector import FreezingCollector
 from .database import Database
 from .gateway import Gateway
+from .headers import SecurityHeaders
 from .matchmaking import QuickMatch
 from .review import Reviews
 from .routes import (
@@ -106,6 +111,51 @@ class BodyTooLarge(Exception):
     pass
 
 
+NOT_UNICODE = "the request holds text that is not Unicode (a lone surrogate such as \\ud800)"
+
+
+def _text(message: str) -> str:
+    """An error's words as UTF-8 can carry them: a lone surrogate a request sent, quoted back in
+    a message, is written as its escape."""
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def invalid_request(exc: RequestValidationError) -> JSONResponse:
+    """A request its route's model refuses: 422 with what is wrong where — never the input itself
+    (FastAPI's own answer echoes it: a password too long came back in the answer, and a lone
+    surrogate in it, which no UTF-8 can carry, made the answer itself fail with a 500). Text that
+    is not Unicode at all (a lone surrogate, `"\\ud800"`, anywhere in the JSON) is a 400."""
+    errors = exc.errors()
+    if any(_surrogate(e.get("input")) for e in errors):
+        return JSONResponse({"error": "bad_request", "message": NOT_UNICODE}, status_code=400)
+    detail = [
+        {"type": str(e.get("type")), "loc": [str(x) for x in e.get("loc", ())], "msg": e.get("msg")}
+        for e in errors
+    ]
+    words = "; ".join(
+        f"{'.'.join(d['loc'][1:]) or d['loc'][0] if d['loc'] else 'the request'}: {d['msg']}"
+        for d in detail
+    )
+    return JSONResponse({"error": "invalid", "message": words, "detail": detail}, status_code=422)
+
+
+def _surrogate(value: Any, depth: int = 0) -> bool:
+    """Whether a value (JSON as Python reads it) holds a lone surrogate in any string."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if depth > 64:
+        return False
+    if isinstance(value, dict):
+        return any(_surrogate(k, depth + 1) or _surrogate(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_surrogate(v, depth + 1) for v in value)
+    return False
+
+
 UPLOADS = ("/api/review/records", "/api/review/analyses", "/api/puzzles")  # take whole files
 
 
@@ -159,19 +209,40 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     uploads = {p: settings.max_upload for p in UPLOADS}
     app.add_middleware(BodyLimit, limit=settings.max_body, uploads=uploads)
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, a refusal's too
 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=exc.status)
+        return JSONResponse({"error": exc.code, "message": _text(str(exc))}, status_code=exc.status)
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    @app.exception_handler(PoolTimeout)
+    async def _storage(request: Request, exc: Exception) -> JSONResponse:
+        # the database is down or unreachable: a refusal to try again, not a 500 with a
+        # traceback for every query that meets it — one line says why
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        log.warning("storage: %s %s failed: %s", request.method, request.url.path, reason)
+        message = "the server's database is not answering; nothing changed: try again in a moment"
+        return JSONResponse({"error": "storage", "message": message}, status_code=503)
+
+    @app.exception_handler(UnicodeEncodeError)
+    async def _not_unicode(request: Request, exc: UnicodeEncodeError) -> JSONResponse:
+        # an answer that would carry a request's lone surrogate back cannot be written as UTF-8
+        return JSONResponse({"error": "bad_request", "message": NOT_UNICODE}, status_code=400)
 
     @app.exception_handler(BusDown)
     async def _bus_down(request: Request, exc: BusDown) -> JSONResponse:
         message = "the server's message bus is down: try again in a moment"
         return JSONResponse({"error": "busy", "message": message}, status_code=503)
 
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return invalid_request(exc)
+
     @app.exception_handler(ParlourError)
     async def _parlour_error(request: Request, exc: ParlourError) -> JSONResponse:
-        return JSONResponse({"error": "bad_request", "message": str(exc)}, status_code=400)
+        return JSONResponse({"error": "bad_request", "message": _text(str(exc))}, status_code=400)
 
     for router in (
         pages_router,

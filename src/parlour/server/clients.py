@@ -29,21 +29,22 @@ def client_address(host: str | None, headers: Mapping[str, str], trust_forwarded
 
 
 class RateMeter:
-    """Token buckets per key: `per_minute` on average, up to `burst` at once."""
+    """Token buckets per key: `per_minute` on average, up to `burst` at once (a `take` may cost
+    more than one: bytes, plies)."""
 
     def __init__(self, per_minute: float, burst: int) -> None:
         self.rate = per_minute / 60.0
         self.burst = float(burst)
         self._tokens: dict[str, tuple[float, float]] = {}
 
-    def take(self, key: str) -> bool:
+    def take(self, key: str, cost: float = 1.0) -> bool:
         now = time.monotonic()
         tokens, at = self._tokens.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - at) * self.rate)
-        if tokens < 1:
+        if tokens < cost:
             self._tokens[key] = (tokens, now)
             return False
-        self._tokens[key] = (tokens - 1, now)
+        self._tokens[key] = (tokens - cost, now)
         if len(self._tokens) > 100_000:  # forget the oldest: a bucket refills in a minute anyway
             for k in list(self._tokens)[:50_000]:
                 del self._tokens[k]

@@ -32,6 +32,11 @@ they came.
 its oldest entry has waited its W, a table is formed with it, the compatible entries that also
 accept bots, and `hint` bots in the other seats.
 
+**One address, one seat.** Two entries from one address (the client key every per-client
+limit uses) never share a table: two accounts of one person would otherwise be seated against
+each other at a rated table. People of one household who want to play each other open a table
+and share its link.
+
 **Rated or not.** The table is rated when every person at it is logged in (bots fill seats of
 rated tables on main too, and are rated as their level); one guest makes it unrated. The rules
 are the preset's as they are, as a rated table needs.
@@ -84,6 +89,7 @@ class Entry:
     joined_at: float
     bot_after: float | None = None
     account_id: int | None = None
+    client: str | None = None  # the address it joined from (its keyed hash)
 
 
 def band(waited: float, st: Settings) -> float | None:
@@ -106,8 +112,12 @@ def band_words(mu: float, waited: float, st: Settings) -> str:
 
 
 def compatible(a: Entry, b: Entry, now: float, st: Settings) -> bool:
-    """Whether two entries may share a table: their ratings are within either one's band."""
+    """Whether two entries may share a table: their ratings are within either one's band, and they
+    came from two accounts and two addresses — two accounts of one person (or two tabs) are never
+    seated against each other, least of all at a rated table."""
     if a.account_id is not None and a.account_id == b.account_id:
+        return False
+    if a.client is not None and a.client == b.client:
         return False
     widths = [band(now - e.joined_at, st) for e in (a, b)]
     if None in widths:
@@ -364,6 +374,7 @@ class QuickMatch:
                         float(r["joined_at"]),
                         r["bot_after"],
                         r["account_id"],
+                        r["client"],
                     )
                     for r in members
                 ]

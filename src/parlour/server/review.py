@@ -24,12 +24,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
+import gzip
 import hashlib
 import json
 import logging
+import math
 import secrets
 import time
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -60,9 +64,14 @@ from .tables import TableError
 from .wire import web_assets
 
 __all__ = [
+    "NOT_FINISHED",
+    "ReviewCache",
     "Reviews",
     "budget_key",
+    "check_replays",
+    "checked_puzzle",
     "game_steps",
+    "packed",
     "parse_upload",
     "puzzle_id",
     "puzzle_message",
@@ -75,6 +84,7 @@ PUZZLES_A_GAME = 5
 KEEP_JOBS = 600.0  # seconds a finished job's state stays to be polled (its result stays cached)
 BEAT_EVERY = 2.0  # seconds between a runner's signs of life on its running jobs
 TAKE_EVERY = 1.0  # seconds between looks at the queue for jobs asked through other gateways
+NOT_FINISHED = "this game is still being played: it can be reviewed once it is finished"
 
 
 # --- steps ----------------------------------------------------------------------------------------
@@ -170,6 +180,8 @@ def parse_upload(body: bytes, number: int | None, max_moves: int) -> GameEntry:
         data = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ParlourError(f"the file is not JSON: {exc}") from None
+    except RecursionError:  # [[[[…]]]] thousands deep: an answer, not a 500
+        raise ParlourError("the file is not a record: its JSON is nested too deeply") from None
     try:
         entries = read_games(data)
     except (LoadError, ParlourError) as exc:
@@ -191,11 +203,111 @@ def parse_upload(body: bytes, number: int | None, max_moves: int) -> GameEntry:
     return entry
 
 
+def check_replays(record: Record) -> None:
+    """That a record sets up its game and plays every one of its moves, or ParlourError saying
+    where it stops: an analysis is queued only for a record it can judge."""
+    try:
+        game = make(record.game, players=record.players, rules=record.rules)
+        state = game.new_game(seed=record.seed, **record.setup)
+    except ParlourError as exc:
+        raise ParlourError(f"the record's game cannot be set up: {exc}") from None
+    except Exception as exc:  # a setup a game cannot read, in whatever way it fails
+        raise ParlourError(f"the record's game cannot be set up: {exc!r}") from None
+    for ply, text in enumerate(record.moves, start=1):
+        try:
+            state.apply(text)
+        except ParlourError as exc:
+            raise ParlourError(f"move {ply} ({text!r}) cannot be played: {exc}") from None
+
+
+def packed(out: dict[str, Any]) -> bytes:
+    """An answer as gzip-compressed JSON: made once, off the event loop, and sent as it is (the
+    app's compression would otherwise compress it again on the event loop at every request)."""
+    return gzip.compress(json.dumps(out, separators=(",", ":")).encode(), compresslevel=6)
+
+
+class ReviewCache:
+    """Finished games' reviews, packed, most recently used kept, up to `max_bytes` in all. A
+    finished game never changes; what may (its players' names, when an account is deleted, and
+    the seats analysed) is part of the key."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._items: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self.hashes: dict[int, str] = {}  # a stored game's record hash, once its review was made
+
+    def get(self, key: tuple[Any, ...]) -> bytes | None:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[Any, ...], body: bytes) -> None:
+        if len(body) > self.max_bytes // 4:
+            return  # one answer never takes the place of many
+        old = self._items.pop(key, None)
+        self.bytes -= len(old or b"")
+        self._items[key] = body
+        self.bytes += len(body)
+        while self.bytes > self.max_bytes:
+            _, gone = self._items.popitem(last=False)
+            self.bytes -= len(gone)
+        if len(self.hashes) > 100_000:
+            self.hashes.clear()
+
+
 def stored_names(names: list[str | None]) -> list[str]:
     return [n or f"Seat {i + 1}" for i, n in enumerate(names)]
 
 
 # --- puzzles --------------------------------------------------------------------------------------
+def checked_puzzle(puzzle: Puzzle, max_bytes: int) -> Puzzle:
+    """An uploaded puzzle as the server keeps it, or ParlourError saying what is wrong: its
+    position set up by its game and written again by it, its history read back into the game's
+    own events and written again (no field the events do not have), its moves and answer legal
+    there, its numbers finite, its source the three facts a puzzle's source holds — and the whole
+    at most `max_bytes` of JSON. Nothing of the file is kept that its game did not read."""
+    state = puzzle.state()  # LoadError: the position does not hold the answer
+    legal = {str(m) for m in state.legal_moves()}
+    names = [m.move for m in puzzle.moves]
+    if not set(names) <= legal or len(set(names)) != len(names) or puzzle.answer != names[0]:
+        raise ParlourError("its moves are not the position's legal moves, the answer first")
+    numbers = [puzzle.margin] + [m.estimate for m in puzzle.moves]
+    numbers += [m.gap_se for m in puzzle.moves if m.gap_se is not None]
+    if not all(math.isfinite(x) for x in numbers) or not 0 <= puzzle.margin <= 1:
+        raise ParlourError("its margin and estimates must be finite numbers (margin 0 to 1)")
+    view = view_to_wire(state.view(puzzle.seat))
+    try:  # the events as objects again, the way a bot reads a view that came as JSON
+        sampled = state.game.sample_state({**view, "events": puzzle.history}, GameRng(0))
+        history = view_to_wire(sampled.view(puzzle.seat))["events"]
+    except Exception as exc:  # whatever a game raises on events it never made
+        raise ParlourError(f"its history is not events of {puzzle.game}: {exc!r}") from None
+    source = puzzle.source
+    record, ply, played = source.get("record"), source.get("ply"), source.get("played")
+    if not (
+        isinstance(record, str)
+        and len(record) <= 80
+        and isinstance(ply, int)
+        and not isinstance(ply, bool)
+        and 0 <= ply <= 1_000_000
+        and isinstance(played, str)
+        and len(played) <= 200
+    ):
+        raise ParlourError('its source is {"record": its hash, "ply": a number, "played": a move}')
+    kept = dataclasses.replace(
+        puzzle,
+        rules=state.game.spec()["rules"],
+        position=state.position(),
+        history=history,
+        source={"record": record, "ply": ply, "played": played},
+    )
+    size = len(json.dumps(kept.to_dict()))
+    if size > max_bytes:
+        raise ParlourError(f"a puzzle is kept up to {max_bytes} bytes of JSON; this one is {size}")
+    return kept
+
+
 def puzzle_id(puzzle: Puzzle) -> str:
     """A puzzle's id: the hash of its JSON (the same puzzle found twice is saved once)."""
     text = json.dumps(puzzle.to_dict(), sort_keys=True, separators=(",", ":"))
@@ -266,6 +378,14 @@ class Reviews:
         self.runner = runner or f"review-{secrets.token_hex(4)}"
         per_minute = settings.uploads_per_minute
         self.uploads = RateMeter(per_minute, max(1, int(per_minute)))
+        per_minute = settings.review_plies_per_minute
+        self.review_plies = RateMeter(per_minute, max(1, int(per_minute)))
+        self.cache = ReviewCache(settings.review_cache_bytes)
+        # one review made at a time per gateway: each is a burst of CPU in a thread, and several
+        # at once starve the event loop every other request waits on
+        self.stepping = asyncio.Semaphore(1)
+        per_minute = settings.puzzle_bytes_per_minute
+        self.puzzle_bytes = RateMeter(per_minute, max(settings.max_puzzle, int(per_minute)))
         self._wake = asyncio.Event()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._loops: list[asyncio.Task[None]] = []
@@ -332,6 +452,27 @@ class Reviews:
         if not self.uploads.take(client):
             raise TableError("too many uploads from you: wait a minute", 429, "rate_limited")
 
+    def check_plies(self, client: str, plies: int) -> None:
+        """The moves of the games a client has reviewed step by step, metered per minute."""
+        most = self.settings.max_review_moves
+        if plies > most:
+            raise TableError(
+                f"a game of {most} moves at most is reviewed here; this one has {plies}",
+                400,
+                "too_long",
+            )
+        if not self.review_plies.take(client, max(1, plies)):
+            raise TableError(
+                "you reviewed too many moves this minute: wait a minute", 429, "rate_limited"
+            )
+
+    def check_puzzle_bytes(self, client: str, size: int) -> None:
+        """The bytes of the uploaded puzzles a client may have kept, metered per minute."""
+        if not self.puzzle_bytes.take(client, size):
+            raise TableError(
+                "you shared too many puzzles' bytes this minute: wait a minute", 429, "rate_limited"
+            )
+
     async def cached(self, record: Record, seat: int, budget: Budget) -> dict[str, Any] | None:
         text = await self.db.call(
             self.db.store.review.load_analysis, record_hash(record), seat, budget_key(budget)
@@ -348,7 +489,7 @@ class Reviews:
             raise TableError(f"the seat must be from 0 to {record.players - 1}", 400, "bad_seat")
         found = await self.cached(record, seat, budget)
         if found is not None:
-            puzzles = await self._save_puzzles(Analysis.from_dict(found), record)
+            puzzles = await self._save_puzzles(Analysis.from_dict(found), record, game_id is None)
             return {
                 "job": None,
                 "status": "done",
@@ -532,38 +673,40 @@ class Reviews:
             job.game_id,
             json.dumps(data),
         )
-        puzzles = await self._save_puzzles(analysis, rec)
+        puzzles = await self._save_puzzles(analysis, rec, job.game_id is None)
         await self._end(job, "done", puzzles=puzzles)
 
-    async def _save_puzzles(self, analysis: Analysis, record: Record) -> list[dict[str, Any]]:
-        """The analysis's clearest decisions as puzzles, saved to be shared by their links."""
+    async def _save_puzzles(
+        self, analysis: Analysis, record: Record, uploaded: bool
+    ) -> list[dict[str, Any]]:
+        """The analysis's clearest decisions as puzzles, saved to be shared by their links
+        (`uploaded`: of an uploaded record, not a stored game)."""
         found = await asyncio.to_thread(
             find_puzzles, analysis, record, seed=SEED, limit=PUZZLES_A_GAME
         )
         out = []
         for p in found:
             pid = puzzle_id(p)
-            await self.db.call(
-                self.db.store.puzzles.save_puzzle, pid, p.game, json.dumps(p.to_dict())
-            )
+            text = json.dumps(p.to_dict())
+            # puzzles of an uploaded record go when its analysis does (`prune`)
+            await self.db.call(self.db.store.puzzles.save_puzzle, pid, p.game, text, uploaded)
             out.append(
                 {"id": pid, "ply": p.source["ply"], "margin": p.margin, "link": f"/puzzle/{pid}"}
             )
         return out
 
     async def prune(self) -> int:
+        """Delete what uploads left older than the retention time: the analyses of uploaded
+        records and the puzzles of uploaded files (a stored game's stay)."""
         before = time.time() - self.settings.retention_days * 86400
-        return await self.db.call(self.db.store.review.prune_uploaded_analyses, before)
+        gone = await self.db.call(self.db.store.review.prune_uploaded_analyses, before)
+        return gone + await self.db.call(self.db.store.puzzles.prune_uploaded_puzzles, before)
 
 
 def stored_entry(row: dict[str, Any]) -> GameEntry:
     """A stored game's record and names, for a finished game only (else 409: see the module doc)."""
     if not row["finished"] or row["record"] is None:
-        raise TableError(
-            "this game is still being played: it can be reviewed once it is finished",
-            409,
-            "not_finished",
-        )
+        raise TableError(NOT_FINISHED, 409, "not_finished")
     record = Record.from_dict(row["record"])
     names = stored_names(row["names"]) if row["names"] else default_names(record.players)
     return GameEntry(record, names)

@@ -209,14 +209,17 @@ analysis_decisions = Table(
     Column("decision", Text, nullable=False),
 )
 
-# Puzzles found by analyses or uploaded: shareable by their id (a hash of their JSON).
+# Puzzles found by analyses or uploaded: shareable by their id (a hash of their JSON). Those of
+# uploaded files (a shared puzzle, an analysis of an uploaded record) are pruned after the
+# retention time, like the analyses of uploaded records (migration 0011).
 puzzles = Table(
     "parlour_puzzles",
     metadata,
     Column("id", String(16), primary_key=True),
     Column("game", String(64), nullable=False),
-    Column("created_at", Float, nullable=False),
+    Column("created_at", Float, nullable=False, index=True),
     Column("puzzle", Text, nullable=False),
+    Column("uploaded", Boolean, nullable=False, default=False),
 )
 
 
@@ -274,15 +277,17 @@ tournament_tables = Table(
     Column("entrants", JSON, nullable=False),
 )
 
-# Accounts: a username (its display form, and `name_key`, the form two names that look alike
-# share, unique) and an Argon2id hash of the password. A deleted account keeps its row, nameless,
-# so that the games and ratings it played stay whole; nothing in it names the person.
+# Accounts: a username (its display form; `name_key`, case folded, what a log-in looks up; and
+# `name_skeleton`, the UTS #39 confusable skeleton names that look alike share — both unique,
+# migration 0012) and an Argon2id hash of the password. A deleted account keeps its row,
+# nameless, so that the games and ratings it played stay whole; nothing in it names the person.
 accounts = Table(
     "parlour_accounts",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("username", String(64), nullable=False),
     Column("name_key", String(64), nullable=False, unique=True),
+    Column("name_skeleton", String(96), unique=True),
     Column("password_hash", String(256), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("deleted_at", Float),

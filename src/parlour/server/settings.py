@@ -71,12 +71,23 @@ class Settings:
     # is taken over by another gateway, from the next decision not judged yet
     analysis_takeover: float = 15.0
     max_upload: int = 512 * 1024  # bytes in an uploaded record or puzzle file
+    # bytes of JSON of one puzzle kept from an uploaded file (a genuine one is its position and
+    # the events its seat saw: tens of KB late in a long game, docs/review.md), and how many such
+    # bytes one client may have kept a minute
+    max_puzzle: int = 256 * 1024
+    puzzle_bytes_per_minute: float = 1024 * 1024
     max_review_moves: int = 5000  # moves in a record the review replays
     uploads_per_minute: float = 20.0  # uploaded records and puzzles per client
+    # moves of games reviewed step by step a minute per client, stored or uploaded (a step of
+    # a long game costs about 0.2 ms and 1.2 KB of answer), and the answers kept, compressed, to
+    # answer the same finished game again without replaying it: bytes per gateway
+    review_plies_per_minute: float = 20_000.0
+    review_cache_bytes: int = 32 * 1024 * 1024
     # --- accounts (docs/architecture.md, "Accounts and ratings")
     session_days: float = 30.0  # a session not used for this long has expired
     logins_per_minute: float = 10.0  # log-in attempts per client (address), bursts of as many
-    logins_per_name_per_minute: float = 5.0  # … and per username, from anywhere
+    # … and per username from one address (never from anywhere: anyone could lock the owner out)
+    logins_per_name_per_minute: float = 5.0
     signups_per_minute: float = 5.0  # new accounts per client
     # Argon2id's costs: argon2-cffi's defaults (the tests set them small to run fast)
     password_time_cost: int = 3

@@ -4,6 +4,7 @@ background, puzzles (docs/protocol.md, "Game review")."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 from typing import Annotated, Any
 
@@ -15,9 +16,13 @@ from parlour.core import LoadError, ParlourError, Record
 from parlour.review import Puzzle
 
 from ..review import (
+    NOT_FINISHED,
     Reviews,
     budget_key,
+    check_replays,
+    checked_puzzle,
     game_steps,
+    packed,
     parse_upload,
     puzzle_id,
     puzzle_message,
@@ -64,35 +69,66 @@ async def _steps(reviews: Reviews, record: Record, names: list[str], seat: str |
     return await asyncio.to_thread(game_steps, record, names, viewer, open_hands)
 
 
+def _packed(request: Request, body: bytes) -> Response:
+    """A packed answer (gzip-compressed JSON) as it is, or unpacked for a client that does not
+    take gzip."""
+    vary = {"vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", "").lower():
+        return Response(
+            body, media_type="application/json", headers={**vary, "content-encoding": "gzip"}
+        )
+    return Response(gzip.decompress(body), media_type="application/json", headers=vary)
+
+
 @router.get(
     "/api/review/games/{game_id}",
     summary="A finished game's positions, step by step, from a seat's view or open",
-    responses=ERRORS,
+    responses={**ERRORS, 429: ERRORS[400]},
 )
 async def review_game(
     request: Request,
     game_id: Annotated[int, Path(ge=0, le=BIG)],
     db: DbDep,
+    client: ClientDep,
     seat: Seat = None,
-) -> dict[str, Any]:
+) -> Response:
     reviews = get_reviews(request)
+    head = await db.call(db.store.review.review_header, game_id)
+    if head is None:
+        raise TableError(f"no game {game_id}", 404, "unknown_game")
+    if not head["finished"]:  # nothing of a game being played is shown
+        raise TableError(NOT_FINISHED, 409, "not_finished")
+    budget = budget_key(reviews.budget(None))
+    # a finished game never changes: its review is made once, unless a player's name changed
+    # (an account deleted) or a seat was analysed since (the page shows which)
+    key: tuple[Any, ...] = (game_id, _viewer(seat), tuple(head["names"]))
+    known = reviews.cache.hashes.get(game_id)
+    if known is not None:
+        analysed = await db.call(db.store.review.analysed_seats, known, budget)
+        hit = reviews.cache.get((*key, tuple(analysed)))
+        if hit is not None:
+            return _packed(request, hit)
+    reviews.check_plies(client, head["plies"])  # 400 past max_review_moves, 429 too many
     row = await db.call(db.store.review.review_game, game_id)
     if row is None:
         raise TableError(f"no game {game_id}", 404, "unknown_game")
-    entry = stored_entry(row)  # 409 while the game is being played: nothing of it is shown
-    out: dict[str, Any] = await _steps(reviews, entry.record, entry.names, seat)
-    out.update(id=game_id, table=row["table"], number=row["number"], preset=row["preset"])
-    # the seats already analysed at the server's budget: the page shows them at once
-    key = budget_key(reviews.budget(None))
-    out["analysed"] = await db.call(db.store.review.analysed_seats, out["hash"], key)
-    return out
+    entry = stored_entry(row)
+    async with reviews.stepping:
+        out: dict[str, Any] = await _steps(reviews, entry.record, entry.names, seat)
+        out.update(id=game_id, table=row["table"], number=row["number"], preset=row["preset"])
+        # the seats already analysed at the server's budget: the page shows them at once
+        out["analysed"] = await db.call(db.store.review.analysed_seats, out["hash"], budget)
+        body = await asyncio.to_thread(packed, out)
+    reviews.cache.hashes[game_id] = out["hash"]
+    reviews.cache.put((*key, tuple(out["analysed"])), body)
+    return _packed(request, body)
 
 
 @router.post(
     "/api/review/records",
     summary="An uploaded record's positions (the file of `parlour play --record`, a table's "
     "records or one record), step by step",
-    responses=ERRORS,
+    responses={**ERRORS, 429: ERRORS[400]},
 )
 async def review_upload(
     request: Request,
@@ -100,19 +136,21 @@ async def review_upload(
     settings: SettingsDep,
     seat: Seat = None,
     game: Annotated[int | None, Query(ge=1, le=10_000, description="game of the file")] = None,
-) -> dict[str, Any]:
+) -> Response:
     reviews = get_reviews(request)
     reviews.check_upload(client)
     body = await request.body()
     entry = parse_upload(body, game, settings.max_review_moves)
-    try:
-        out: dict[str, Any] = await _steps(reviews, entry.record, entry.names, seat)
-    except (LoadError, ParlourError) as exc:
-        if isinstance(exc, TableError):
-            raise
-        raise TableError(f"the record cannot be replayed: {exc}", 400, "bad_record") from None
-    out.update(id=None, record=entry.record.to_dict())
-    return out
+    reviews.check_plies(client, len(entry.record.moves))
+    async with reviews.stepping:
+        try:
+            out: dict[str, Any] = await _steps(reviews, entry.record, entry.names, seat)
+        except (LoadError, ParlourError) as exc:
+            if isinstance(exc, TableError):
+                raise
+            raise TableError(f"the record cannot be replayed: {exc}", 400, "bad_record") from None
+        out.update(id=None, record=entry.record.to_dict())
+        return _packed(request, await asyncio.to_thread(packed, out))
 
 
 class AnalysisRequest(BaseModel):
@@ -155,6 +193,11 @@ async def start_analysis(
             raise TableError(
                 f"a record of {settings.max_review_moves} moves at most is analysed here", 400
             )
+        reviews.check_plies(client, len(record.moves))  # replaying it costs what stepping does
+        try:  # queued only if it can be judged: its game set up, every move played
+            await asyncio.to_thread(check_replays, record)
+        except ParlourError as exc:
+            raise TableError(f"the record cannot be analysed: {exc}", 400, "bad_record") from None
     return await reviews.submit(client, record, body.seat, budget, game_id)
 
 
@@ -223,10 +266,12 @@ async def upload_puzzle(
     request: Request,
     db: DbDep,
     client: ClientDep,
+    settings: SettingsDep,
     body: Annotated[Any, Body(description="a parlour-puzzle/1, or a parlour-puzzles/1 file")],
     number: Annotated[int, Query(ge=1, le=1000, description="which puzzle of a file")] = 1,
 ) -> dict[str, Any]:
-    get_reviews(request).check_upload(client)
+    reviews = get_reviews(request)
+    reviews.check_upload(client)
     if isinstance(body, dict) and isinstance(body.get("puzzles"), list):
         items = body["puzzles"]
         if not 1 <= number <= len(items):
@@ -234,11 +279,14 @@ async def upload_puzzle(
         body = items[number - 1]
     try:
         puzzle = Puzzle.from_dict(body)
-        await asyncio.to_thread(puzzle.state)  # its position must hold its answer
+        # its position must hold its answer; only what its game reads back is kept
+        puzzle = await asyncio.to_thread(checked_puzzle, puzzle, settings.max_puzzle)
     except (LoadError, ParlourError) as exc:
         raise TableError(f"not a puzzle: {exc}", 400, "bad_puzzle") from None
     except Exception as exc:  # a position a game cannot set up, in whatever way it fails
         raise TableError(f"not a puzzle: {exc!r}", 400, "bad_puzzle") from None
     pid = puzzle_id(puzzle)
-    await db.call(db.store.puzzles.save_puzzle, pid, puzzle.game, json.dumps(puzzle.to_dict()))
+    text = json.dumps(puzzle.to_dict())
+    reviews.check_puzzle_bytes(client, len(text))
+    await db.call(db.store.puzzles.save_puzzle, pid, puzzle.game, text, True)
     return {"id": pid, "link": f"/puzzle/{pid}"}

@@ -24,14 +24,17 @@ DELETED_NAME = "deleted player"
 class AccountsRepo(Repository):
     """Accounts and sessions (see the module doc)."""
 
-    def create_account(self, username: str, key: str, password_hash: str) -> int | None:
-        """A new account; None when its name (by its key) is taken."""
+    def create_account(
+        self, username: str, key: str, password_hash: str, skeleton: str | None = None
+    ) -> int | None:
+        """A new account; None when its name is taken (by its key, or its confusable skeleton)."""
         try:
             with self.engine.begin() as conn:
                 res = conn.execute(
                     insert(accounts).values(
                         username=username,
                         name_key=key,
+                        name_skeleton=skeleton,
                         password_hash=password_hash,
                         created_at=time.time(),
                     )
@@ -129,6 +132,7 @@ class AccountsRepo(Repository):
                 .values(
                     username=DELETED_NAME,
                     name_key=f"#deleted-{account_id}",
+                    name_skeleton=None,
                     password_hash="",
                     deleted_at=time.time(),
                 )

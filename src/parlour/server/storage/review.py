@@ -6,12 +6,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Engine, delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from ..schema import (
     analyses,
     games,
+    moves,
     tables,
 )
 from .engine import Repository
@@ -26,6 +27,27 @@ class ReviewRepo(Repository):
     def __init__(self, engine: Engine, tables: TablesRepo) -> None:
         super().__init__(engine)
         self.tables = tables  # a finished game's record is the tables' to read
+
+    def review_header(self, game_id: int) -> dict[str, Any] | None:
+        """What a review asks of a stored game before its record (None: no such game): its
+        players' names, whether it is finished, and how many moves it has."""
+        with self.engine.connect() as conn:
+            g = conn.execute(
+                select(games.c.table_code, games.c.seats, games.c.finished_at).where(
+                    games.c.id == game_id
+                )
+            ).first()
+            if g is None:
+                return None
+            names = {s.seat: s.name for s in read_seats(conn, g.table_code)}
+            plies = conn.execute(
+                select(func.count()).select_from(moves).where(moves.c.game_id == game_id)
+            ).scalar()
+        return {
+            "names": [names.get(s) for s in g.seats],
+            "finished": g.finished_at is not None,
+            "plies": int(plies or 0),
+        }
 
     def review_game(self, game_id: int) -> dict[str, Any] | None:
         """A stored game as the review sees it (None: no such game): its table, number, players'

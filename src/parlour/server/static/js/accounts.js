@@ -11,6 +11,21 @@ function heldSeats() {
   return Object.entries(myTables()).filter(([, t]) => t.token).map(([code, t]) => ({table: code, token: t.token}));
 }
 
+/** Where to go once logged in: back where the person came from (`?next=`), a page of this site
+ * only. `next` is resolved by the browser's own URL parser against this site's origin and kept
+ * only if it stays on it: a pattern over the raw text is fooled by what the parser forgives
+ * (`/\t/evil.example/` is `//evil.example/` once tabs and newlines are stripped). */
+export function nextPage(search = location.search, origin = location.origin) {
+  const asked = new URLSearchParams(search).get("next");
+  if (asked) {
+    try {
+      const url = new URL(asked, origin);
+      if (url.origin === origin) return url.pathname + url.search + url.hash;
+    } catch { /* not a URL at all */ }
+  }
+  return "/account";
+}
+
 function field(id, label, attrs) {
   return h("div", {class: "row"}, h("label", {for: id}, label), h("input", {id, name: id, required: true, ...attrs}));
 }
@@ -39,9 +54,7 @@ export async function accountPage(root) {
     try {
       const got = await api(path, {username: form.querySelector(name).value, password: form.querySelector(password).value, claim: heldSeats()});
       announce(`Logged in as ${got.username}`);
-      // back where the person came from: a path on this server only, never another site
-      const next = new URLSearchParams(location.search).get("next") || "";
-      location.href = /^\/(?![/\\])/.test(next) ? next : "/account";
+      location.href = nextPage();
     } catch (err) {
       toast(err.message);
       btn.disabled = false;
@@ -182,7 +195,8 @@ function chart(p, width) {
   const y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
   const ticks = [lo, (lo + hi) / 2, hi];
   const names = Object.keys(lines);
-  return s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart rating-chart", id: "rating-chart", role: "img", style: `max-width: ${W}px`,
+  // its width through the style property, not a style attribute: the pages' CSP allows no inline styles
+  const chart = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart rating-chart", id: "rating-chart", role: "img",
     "aria-label": `${p.name}'s rating after each of ${n} rated games: ` +
       names.map((nm) => `${nm} from 0 to ${num(lines[nm].at(-1).v)}`).join("; ")},
     ticks.map((v) => [s("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}),
@@ -193,4 +207,6 @@ function chart(p, width) {
       lines[nm].filter((pt) => pt.e).map((pt) => s("circle", {cx: x(pt.k), cy: y(pt.v), r: 4, "data-game": pt.e.game_id},
         s("title", {}, `${nm}, game ${pt.e.game_id}: ${num(pt.v)} (place ${pt.e.rank})`))),
       s("text", {x: W - R, y: T + 12 + 14 * i, "text-anchor": "end", class: "axis legend-name"}, nm))));
+  chart.style.maxWidth = `${W}px`;
+  return chart;
 }
