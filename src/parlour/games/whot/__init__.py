@@ -31,6 +31,7 @@ MANIFESTS = (
         },
         search="hint:SEARCH",
         encoding="encoding:WhotEncoding",
+        batched="batched.engine:WhotBatch",
         web=WebAssets("web", module="whot.js", stylesheet="whot.css"),
     ),
 )

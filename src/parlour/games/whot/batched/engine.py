@@ -10,7 +10,8 @@
     obs = batch.observe(st)                # (B, obs) float32, `WhotEncoding.observe` of the mover
 
 Same seed and same action ids give the same legal actions, player to move, end and result as the
-reference engine (`parlour.games.whot.engine`); tests/vector checks it game by game.
+reference engine (`parlour.games.whot.engine`); tests/vector checks it game by game. The
+manifest names it (`batched`), so `parlour.vector.batched("whot", players, rules)` builds it.
 
 How the reference's game maps onto arrays (one row per game):
 
@@ -28,7 +29,8 @@ How the reference's game maps onto arrays (one row per game):
   the stream stays aligned with the reference's. (`shuffled` marks a pack still being shuffled;
   a Storey turn-over pack is not shuffled.)
 * Each game's `random.Random(seed)` is its current block of 624 outputs, in a row padded with
-  words no bound accepts, and a position in it (`parlour.vector._mt`).
+  words no bound accepts, and a position in it (`parlour.vector._mt`: the generic Mersenne
+  Twister on arrays).
 * The pile is a row of card indices in the order played (a reshuffle reads it in that order).
 
 The NumPy code updates the state in place and returns it; callers use the returned state, so a
@@ -48,8 +50,7 @@ import numpy.typing as npt
 from parlour.core import RulesError
 from parlour.games.whot.cards import PACK, WHOT, card_points
 from parlour.games.whot.rules import PICK_AMOUNT, PRESETS, WhotRules
-
-from . import _mt
+from parlour.vector import _mt
 
 __all__ = [
     "ACTION_DRAW",
@@ -57,7 +58,6 @@ __all__ = [
     "ACTION_PASS",
     "CARDS",
     "NUM_ACTIONS",
-    "Dealer",
     "WhotArrays",
     "WhotBatch",
     "pick_legal",
@@ -771,58 +771,6 @@ class WhotBatch:
         # cards anywhere per pack, 5 WHOTs per pack, a pick of 15 per pack: five 5s), so there is
         # nothing to clip.
         return obs
-
-
-class Dealer:
-    """New games for seeds `first, first + 1, …`, in that order, dealt ahead in chunks.
-
-    A deal is about 1,500 array operations whatever the number of games, so dealing the two or
-    three games that end at a step would cost more than the step; a dealer deals several games at
-    a time and hands them out as games end. Its chunks start at `first_chunk` games and double at
-    each deal up to `chunk`, so a short run does not pay for games it never plays and a long one
-    pays the fixed cost rarely. Which seed a game gets depends only on the order in which games
-    are asked for, so a run is reproducible."""
-
-    def __init__(
-        self, batch: WhotBatch, first_seed: int, chunk: int = 1024, first_chunk: int = 64
-    ) -> None:
-        if first_seed < 0:
-            raise ValueError("seeds must be non-negative")
-        self.batch = batch
-        self.next_seed = first_seed  # the seed of the next game to deal
-        self.chunk = max(1, chunk)
-        self._size = max(1, min(first_chunk, self.chunk))
-        self.pool = batch.empty(0)
-        self.at = 0  # the pool's next game
-        self.dealt = 0  # games dealt so far (handed out or in the pool)
-
-    def _ensure(self, k: int) -> None:
-        """At least `k` games in the pool from `at` on."""
-        have = self.pool.batch_size - self.at
-        if have < k:
-            more = max(k - have, self._size)
-            self._size = min(2 * self._size, self.chunk)
-            seeds = np.arange(self.next_seed, self.next_seed + more, dtype=np.int64)
-            self.next_seed += more
-            self.dealt += more
-            rest = self.pool.take(slice(self.at, None))
-            self.pool = WhotArrays.concat([rest, self.batch.deal(seeds)])
-            self.at = 0
-
-    def next(self, k: int) -> WhotArrays:
-        """The next `k` games."""
-        self._ensure(k)
-        out = self.pool.take(slice(self.at, self.at + k))
-        self.at += k
-        return out
-
-    def replace(self, st: WhotArrays, games: I64) -> None:
-        """Put the next games in place of `games` (in order), e.g. the games that are over."""
-        k = int(games.size)
-        if k:
-            self._ensure(k)
-            st.put(games, self.pool, slice(self.at, self.at + k))
-            self.at += k
 
 
 def _served(count: I64) -> list[int]:
