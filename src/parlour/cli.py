@@ -401,7 +401,7 @@ COMMANDS: dict[str, Any] = {
 
 # Subsystems that add their own subcommands: each module has `add_commands(sub, commands)`, which
 # adds its parsers to `sub` and its handlers `(args, console) -> exit code` to `commands`.
-PLUGINS = ("parlour.sim.cli", "parlour.server.cli", "parlour.review.cli")
+PLUGINS = ("parlour.sim.cli", "parlour.server.cli", "parlour.review.cli", "parlour.learn.cli")
 
 
 def _add_plugins(parser: argparse.ArgumentParser) -> None:
