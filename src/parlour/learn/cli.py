@@ -78,6 +78,14 @@ def add_commands(sub: Any, commands: dict[str, Any]) -> None:
         f"default {d.decisions / 1e6:.0f}M: about an hour and a half on two cores)",
     )
     t.add_argument(
+        "--hours",
+        type=float,
+        default=d.hours,
+        help="stop after this many hours of wall clock as well (default 0: no limit); the "
+        "schedules then follow whichever of --decisions and --hours is further on (a run "
+        "stopped by time is not reproducible move for move)",
+    )
+    t.add_argument(
         "--batch",
         type=int,
         default=d.batch,
@@ -211,6 +219,7 @@ def cmd_train(args: argparse.Namespace, out: Console) -> int:
         rules=rules,
         players=args.players,
         decisions=args.decisions,
+        hours=args.hours,
         batch=args.batch,
         minibatch=args.minibatch,
         tower=args.tower,

@@ -33,7 +33,8 @@ def device() -> str:
     import jax
 
     d = jax.devices()[0]
-    return f"{d.platform}: {getattr(d, 'device_kind', d)}"
+    kind = getattr(d, "device_kind", "")
+    return f"{d.platform} ({kind})" if kind and kind != d.platform else d.platform
 
 
 def run_training(
@@ -56,9 +57,7 @@ def run_training(
     elif fresh:
         for name in ("log.jsonl", "checkpoint.pkl"):
             (folder / name).unlink(missing_ok=True)
-    started = time.perf_counter()
     cpu0 = cpu_seconds()
-    base_seconds = trainer.seconds
     base_cpu = trainer.cpu
     trainer.log(
         {
@@ -96,7 +95,7 @@ def run_training(
     )
 
     def elapsed() -> float:
-        return base_seconds + time.perf_counter() - started
+        return trainer.elapsed
 
     def cpu_total() -> float:
         return base_cpu + cpu_seconds() - cpu0
@@ -179,7 +178,6 @@ def run_training(
         )
 
     def finish(interrupted: bool) -> None:
-        trainer.seconds = elapsed()
         trainer.cpu = cpu_total()
         trainer.save_checkpoint()
         net = trainer.qnet()
@@ -212,7 +210,7 @@ def run_training(
             task = progress.add_task(
                 what, total=cfg.decisions, completed=trainer.decisions, info=""
             )
-            while trainer.decisions < cfg.decisions:
+            while not trainer.finished():
                 trainer.step()
                 now = time.perf_counter()
                 if now - last_report >= REPORT_SECONDS:
@@ -227,7 +225,6 @@ def run_training(
                     start_eval()
                     last_eval = now
                 if now - last_ckpt >= cfg.checkpoint_minutes * 60:
-                    trainer.seconds = elapsed()
                     trainer.cpu = cpu_total()
                     trainer.save_checkpoint()
                     last_ckpt = now
@@ -243,9 +240,10 @@ def run_training(
             take_eval(wait=True)  # and one of the final weights
         evaluator.close()
     speed = trainer.decisions / max(1e-9, trainer.seconds)
+    hours = trainer.seconds / 3600
     out.print(
         f"{'Stopped' if interrupted else 'Done'}: {trainer.decisions:,} decisions in "
-        f"{trainer.seconds / 3600:.2f} h ({speed:,.0f} a second); weights in "
+        f"{hours:.2f} h ({speed:,.0f} a second); weights in "
         f"{folder / 'weights.npz'}, card in {folder / 'card.json'}, log in {trainer.log_path}"
     )
     split = ", ".join(f"{k} {v:.0%}" for k, v in trainer.timing.report().items())

@@ -98,6 +98,10 @@ class TrainConfig:
     checkpoint_minutes: float = 10.0
     out: str = ""
     flush_every: int = 8
+    # A wall-clock limit (0: none): the run stops at whichever of `decisions` and `hours` comes
+    # first, and the schedules follow whichever is further on. A run limited by time is not
+    # reproducible move for move (how far it got depends on the machine).
+    hours: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -227,7 +231,8 @@ class Trainer:
         self.loss_sum = 0.0
         self.loss_n = 0
         self.timing = Timing()
-        self.seconds = 0.0  # wall seconds of training (over every resumed part)
+        self.seconds = 0.0  # wall seconds of training up to `_t0` (see `elapsed`)
+        self._t0 = time.perf_counter()
         self.cpu = 0.0  # CPU seconds of this process's training (the same)
         self.on_event = on_event or (lambda e: None)
         self.log_path = self.out / "log.jsonl"
@@ -239,6 +244,7 @@ class Trainer:
 
     def save_checkpoint(self) -> None:
         self._drain_losses()
+        self.seconds, self._t0 = self.elapsed, time.perf_counter()
         data = {
             "config": self.cfg.to_json(),
             "selfplay": self.sp.get_state(),
@@ -282,7 +288,8 @@ class Trainer:
         differ = [
             k
             for k in mine
-            if k not in ("decisions", "eval_minutes", "checkpoint_minutes", "out", "eval_deals")
+            if k
+            not in ("decisions", "hours", "eval_minutes", "checkpoint_minutes", "out", "eval_deals")
             and mine[k] != theirs.get(k)
         ]
         if differ:
@@ -303,10 +310,22 @@ class Trainer:
         for k, v in data["counters"].items():
             setattr(self, k, v)
         self.timing.parts = dict(data["timing"])
+        self._t0 = time.perf_counter()
 
     # --- the loop --------------------------------------------------------------------------------
+    @property
+    def elapsed(self) -> float:
+        """Wall seconds of training, over every resumed part."""
+        return self.seconds + time.perf_counter() - self._t0
+
     def progress(self) -> float:
-        return self.decisions / max(1, self.cfg.decisions)
+        done = self.decisions / max(1, self.cfg.decisions)
+        if self.cfg.hours > 0:
+            done = max(done, self.elapsed / (self.cfg.hours * 3600))
+        return done
+
+    def finished(self) -> bool:
+        return self.progress() >= 1.0
 
     def step(self) -> None:
         """One move in every game: act, keep, step the engine, hand out returns, learn."""
@@ -471,7 +490,10 @@ class Trainer:
 
 
 def git_commit() -> str | None:
-    """The commit of the code that trains (None outside a git checkout)."""
+    """The commit of the code that trains (None outside a git checkout; a copy of the code run
+    elsewhere names its commit in PARLOUR_COMMIT)."""
+    if os.environ.get("PARLOUR_COMMIT"):
+        return os.environ["PARLOUR_COMMIT"]
     try:
         out = subprocess.run(
             ["git", "rev-parse", "HEAD"],
