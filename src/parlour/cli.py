@@ -370,7 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default="greedy",
         help="bots for the other seats, comma-separated, in seat order (the last fills the rest): "
-        "levels (easy, medium, hard, expert: below) or bot specs such as "
+        "levels (easy, medium, hard, expert, master: below) or bot specs such as "
         "ismcts:iterations=200 (default greedy)",
     )
     p.add_argument("--match", help="match format: single, rubber-5, elimination-100, rounds-N …")

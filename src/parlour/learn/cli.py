@@ -166,6 +166,11 @@ def add_commands(sub: Any, commands: dict[str, Any]) -> None:
         default=d.checkpoint_minutes,
         help=f"minutes between checkpoints (default {d.checkpoint_minutes:g})",
     )
+    t.add_argument(
+        "--init",
+        help="start from these weights (.npz) instead of a random network; --tower and --pairs "
+        "are then those of the weights",
+    )
     t.add_argument("--out", help="the run's folder (default build/train/GAME-RULES-Np)")
     t.add_argument("--fresh", action="store_true", help="start over even if a checkpoint exists")
     t.add_argument(
@@ -236,7 +241,15 @@ def cmd_train(args: argparse.Namespace, out: Console) -> int:
         eval_bots=bots,
         checkpoint_minutes=args.checkpoint_minutes,
         out=folder,
+        init=args.init or "",
     )
+    if args.init:
+        from parlour.learn.qnet import load
+
+        if not os.path.exists(args.init):
+            raise ParlourError(f"no weights at {args.init}")
+        start = load(args.init)
+        cfg.tower, cfg.pairs = start.tower_sizes, start.pair_sizes
     command = "parlour " + shlex.join(sys.argv[1:])
     try:
         return run_training(cfg, fresh=args.fresh, quiet=args.quiet, command=command, out=out)

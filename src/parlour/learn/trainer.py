@@ -102,6 +102,9 @@ class TrainConfig:
     # first, and the schedules follow whichever is further on. A run limited by time is not
     # reproducible move for move (how far it got depends on the machine).
     hours: float = 0.0
+    # Start from these weights (a `.npz` of `parlour.learn.qnet`) instead of a random network:
+    # a run that goes on from another's weights (its optimiser starts afresh).
+    init: str = ""
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -211,6 +214,17 @@ class Trainer:
             cfg.pairs,
             selfplay.action_prior,
         )
+        if cfg.init:
+            from .dmc import from_qnet
+            from .qnet import load
+
+            start = load(cfg.init)
+            if (start.state_size, start.w_pair.shape[0]) != (
+                selfplay.state_size,
+                selfplay.pair_size,
+            ) or start.action_table.shape != selfplay.action_table.shape:
+                raise ValueError(f"{cfg.init} was trained on other features than these rules give")
+            model = from_qnet(start)
         self.learner = Learner(model)
         self.rng = np.random.default_rng([cfg.seed, 1])
         b = selfplay.size
