@@ -695,11 +695,15 @@ class WhotBatch:
             (1, 0, 1),  # is_over
         ]
 
-    def observe(self, st: WhotArrays, viewer: Any = None) -> F32:
+    def observe(
+        self, st: WhotArrays, viewer: Any = None, skip: frozenset[str] = frozenset()
+    ) -> F32:
         """(B, observation_size) float32: `WhotEncoding.observe(state.view(viewer))` for each game.
 
         `viewer` defaults to the player to move, or, in a game that is over, the player who made
-        the last move. Seats are relative to the viewer, as in the encoding."""
+        the last move. Seats are relative to the viewer, as in the encoding. The fields named in
+        `skip` (`known`, `pack_next`, `to_play`) are left 0, for a caller that never reads
+        them."""
         n, b = self.players, st.batch_size
         if viewer is None:
             me = np.where(st.done, st.mover, st.cur)
@@ -742,17 +746,19 @@ class WhotBatch:
         around = rows[:, None], seats
         block(n)[:] = hand_sizes(st.hands[around], st.hands2[around] if self.two else None)
         known = block(n * K).reshape(b, n, K)
-        theirs = st.known[around]
-        known[:, :, :W] = unpack_bits(theirs.reshape(-1), W).reshape(b, n, W)
-        if self.two:
-            known[:, :, :W] += unpack_bits(st.known2[around].reshape(-1), W).reshape(b, n, W)
-        known[:, :, W] = theirs >> _WHOT_SHIFT
+        if "known" not in skip:
+            theirs = st.known[around]
+            known[:, :, :W] = unpack_bits(theirs.reshape(-1), W).reshape(b, n, W)
+            if self.two:
+                known[:, :, :W] += unpack_bits(st.known2[around].reshape(-1), W).reshape(b, n, W)
+            known[:, :, W] = theirs >> _WHOT_SHIFT
         block(1)[:, 0] = st.pack_len
         block(1)[:, 0] = st.public
         pack_next = block(K)
-        shown = st.public & (st.pack_len > 0)
-        nxt = st.pack[rows, np.maximum(st.pack_len - 1, 0)]
-        pack_next[rows[shown], nxt[shown]] = 1
+        if "pack_next" not in skip:
+            shown = st.public & (st.pack_len > 0)
+            nxt = st.pack[rows, np.maximum(st.pack_len - 1, 0)]
+            pack_next[rows[shown], nxt[shown]] = 1
         block(1)[:, 0] = 1  # direction: these rules never reverse it
         block(1)[:, 0] = st.pending
         pick = st.pending > 0
@@ -763,8 +769,9 @@ class WhotBatch:
         block(3)  # turn_said: no declarations here
         block(1)  # straight_dir
         to_play = block(n)
-        live = ~st.done
-        to_play[rows[live], ((st.cur - me) % n)[live]] = 1
+        if "to_play" not in skip:
+            live = ~st.done
+            to_play[rows[live], ((st.cur - me) % n)[live]] = 1
         block(1)[:, 0] = st.done
         assert at == self.observation_size
         # `WhotEncoding.observe` clips to the bounds; nothing here can exceed them (at most 54

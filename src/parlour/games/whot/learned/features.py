@@ -89,6 +89,14 @@ _FOLLOWS = _follows()
 _PLAYED = np.zeros((K, NUM_ACTIONS), np.float32)  # 1 at (the card action a plays, a)
 for _a in range(W + 5):
     _PLAYED[min(_a, W), _a] = 1
+_NBY = _BY.shape[1]
+# the hand by symbol and number, then the mover's cards that follow each move's call (the card
+# played no longer counts); the unseen cards by symbol and number, then those that follow
+_HAND_MAT = np.ascontiguousarray(np.concatenate([_BY, _FOLLOWS - _PLAYED], axis=1))
+_UNSEEN_MAT = np.ascontiguousarray(np.concatenate([_BY, _FOLLOWS], axis=1))
+# per action id, the symbol it calls (a WHOT's call, or the card's own symbol); the draw, end and
+# pass call none (column 5 of the lookup: always 0)
+_CALLED = np.array([c & 7 for c in CARDS[:W]] + list(range(5)) + [5, 5, 5], np.int64)
 
 
 def action_table(rules: WhotRules) -> F32:
@@ -132,6 +140,19 @@ class Features:
     public_pack: bool  # the market turns over in the open (seed 000): its order is known
     offsets: dict[str, tuple[int, int]]  # `WhotEncoding`'s fields in the observation
 
+    @property
+    def unread(self) -> frozenset[str]:
+        """The observation's fields `derive` never reads (`WhotBatch.observe(skip=...)`): known
+        cards and the pack's next card exist only where the market turns over in the open."""
+        return frozenset({"to_play"} | (set() if self.public_pack else {"known", "pack_next"}))
+
+    @property
+    def _total(self) -> F32:
+        """Copies of each card in the packs."""
+        total = np.full(K, self.packs, np.float32)
+        total[W] = 5 * self.packs
+        return total
+
     @classmethod
     def of(cls, rules: WhotRules, players: int, offsets: dict[str, tuple[int, int]]) -> Features:
         table = rules.for_table(players)
@@ -158,68 +179,71 @@ class Features:
         b, n = obs.shape[0], self.players
         f = self._field
         hand = f(obs, "hand")
-        pile = f(obs, "pile")
-        known = f(obs, "known").reshape(b, n, K)
-        total = np.full(K, self.packs, np.float32)
-        total[W] = 5 * self.packs
-        unseen = total - hand - pile - known[:, 1:].sum(axis=1)
+        pile = obs[:, slice(*self.offsets["pile"])]
+        known = obs[:, slice(*self.offsets["known"])].reshape(b, n, K)
+        unseen = self._total - hand - pile
+        if self.public_pack:  # known cards come only from a market turned over in the open
+            unseen -= known[:, 1:].sum(axis=1)
+        # One product each for the hand and the unseen cards: counted by symbol and number, and
+        # (the pair features) the cards that follow the call each move leaves (all small whole
+        # numbers, exact in float32 in any order of summation, so a batch of one gives the same).
+        mine = hand @ _HAND_MAT
+        out = unseen @ _UNSEEN_MAT
         call_card = f(obs, "call_card")
-        sym = f(obs, "call_symbol")
-        free = f(obs, "free")
-        whot_top = call_card[:, W : W + 1]
-        number = np.zeros((b, 16), np.float32)
-        top_num = call_card @ _TOP_NUMBER  # the call card's number, 1-14 (none: WHOT)
-        number[:, 1:15] = top_num
-        number[:, 0] = whot_top[:, 0] * (1 - free[:, 0])  # a WHOT's call names no number
-        pending = f(obs, "pending_pick")
-        pick = np.concatenate([(pending > 0).astype(np.float32), pending / 4], axis=1)
-        counts = f(obs, "counts")
+        free = obs[:, slice(*self.offsets["free"])]
+        counts = obs[:, slice(*self.offsets["counts"])]
         others = counts[:, 1:]
-        sizes = [
-            counts[:, :1] / 10,
-            others / 10,
-            (others == 1).astype(np.float32),
-            (others == 2).astype(np.float32),
-            (others == 3).astype(np.float32),
-        ]
-        market = f(obs, "pack_count") / 54
-        capped = caps[:, 1:].astype(np.float32)  # (B, n-1, 6)
-        lacks = (capped >= 0).astype(np.float32)
-        drawn = np.where(capped >= 0, np.minimum(capped, 8) / 8, 0).astype(np.float32)
-        parts = [
-            hand / 2,
-            unseen / 2,
-            hand @ _BY / 4,
-            unseen @ _BY / 8,
-            sym,
-            number,
-            free,
-            whot_top,
-            pick,
-            *sizes,
-            market,
-            lacks.reshape(b, -1),
-            drawn.reshape(b, -1),
-        ]
+        pending = obs[:, slice(*self.offsets["pending_pick"])]
+        state = np.empty((b, self.state_size), np.float32)
+        at = 0
+
+        def put(x: Any) -> None:
+            nonlocal at
+            w = x.shape[1]
+            state[:, at : at + w] = x
+            at += w
+
+        put(hand / 2)
+        put(unseen / 2)
+        put(mine[:, :_NBY] / 4)
+        put(out[:, :_NBY] / 8)
+        put(obs[:, slice(*self.offsets["call_symbol"])])
+        number = state[:, at : at + 16]
+        number[:, 1:15] = call_card @ _TOP_NUMBER  # the call card's number, 1-14 (none: WHOT)
+        whot_top = call_card[:, W : W + 1]
+        number[:, 0] = whot_top[:, 0] * (1 - free[:, 0])  # a WHOT's call names no number
+        number[:, 15] = 0
+        at += 16
+        put(free)
+        put(whot_top)
+        put(pending > 0)
+        put(pending / 4)
+        put(counts[:, :1] / 10)
+        put(others / 10)
+        put(others == 1)
+        put(others == 2)
+        put(others == 3)
+        put(obs[:, slice(*self.offsets["pack_count"])] / 54)
+        capped = caps[:, 1:].reshape(b, -1)  # (B, (n-1) * 6)
+        put(capped >= 0)
+        put(np.where(capped >= 0, np.minimum(capped, 8) / 8, 0))
         if self.public_pack:
-            parts += [
-                f(obs, "pack_public"),
-                f(obs, "pack_next"),
-                known[:, 1:].reshape(b, -1),
-            ]
-        state = np.concatenate(parts, axis=1).astype(np.float32, copy=False)
+            put(obs[:, slice(*self.offsets["pack_public"])])
+            put(obs[:, slice(*self.offsets["pack_next"])])
+            put(known[:, 1:].reshape(b, -1))
+        assert at == self.state_size
         # Per (state, move): the mover's other cards that follow the call the move leaves, the
         # unseen cards that do, the next seat known to lack the symbol called, and its hand size.
-        mine = hand @ _FOLLOWS - hand @ _PLAYED  # the card played no longer counts
-        out = unseen @ _FOLLOWS
         nxt = caps[:, 1 % n]  # the next seat (between two: the other)
-        called = np.zeros((b, NUM_ACTIONS), np.float32)
-        lack_sym = (nxt[:, :5] == 0).astype(np.float32)  # lacked it and has drawn nothing since
-        called[:, :W] = lack_sym[:, [c & 7 for c in CARDS[:W]]]
-        called[:, W : W + 5] = lack_sym
+        lack_sym = np.zeros((b, 6), np.float32)  # column 5: the draw calls nothing
+        lack_sym[:, :5] = nxt[:, :5] == 0  # lacked it and has drawn nothing since
+        called = lack_sym[:, _CALLED]
         f32 = np.float32
         return state, PairTables(
-            (mine / 5).astype(f32), (out / 20).astype(f32), called, (others[:, 0] / 10).astype(f32)
+            (mine[:, _NBY:] / 5).astype(f32),
+            (out[:, _NBY:] / 20).astype(f32),
+            called,
+            (others[:, 0] / 10).astype(f32),
         )
 
 

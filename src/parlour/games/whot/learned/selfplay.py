@@ -53,6 +53,7 @@ class WhotSelfPlay:
         self.action_prior = np.zeros(NUM_ACTIONS, np.float32)
         self.action_prior[ACTION_DRAW] = -0.3
         self.state_size = self.features.state_size
+        self.skip = self.features.unread
         self.pair_size = PAIR
         self.num_actions = NUM_ACTIONS
         self.size = batch_size
@@ -78,7 +79,7 @@ class WhotSelfPlay:
         """Every game's mover: state features (B, S), the pair features' tables (read by
         `tables.pairs(rows, ids)`), legal bits (B,) and the mover's seat (B,)."""
         st = self.st
-        obs = self.batch.observe(st)
+        obs = self.batch.observe(st, skip=self.skip)
         caps = self.tracker.relative(st.cur)
         state, tables = self.features.derive(obs, caps)
         return state, tables, st.legal, st.cur
