@@ -7,6 +7,7 @@
 * `parlour.learn.evaluate` — duplicate deals against the ladder's bots;
 * `parlour.learn.curve` — the learning curve drawn from a run's log.
 
-It knows no game: each game's features, self-play and bot live in its folder (Whot!'s in
-`games/whot/learned/`). docs/training.md says how to train and how it works.
+It knows no game: each game's features, self-play and bot live in its folder
+(`games/<game>/learned/`), named by its manifest (`train`, and a `learned` bot). docs/training.md
+says how to train and how it works.
 """

@@ -67,7 +67,9 @@ def add_commands(sub: Any, commands: dict[str, Any]) -> None:
         description=__doc__.split("\n\n")[0] + "\n\n" + TRAIN_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    t.add_argument("game", help="a game with a batched engine and self-play (whot)")
+    t.add_argument(
+        "game", help="a game whose manifest offers self-play on its batched engine (`train`)"
+    )
     t.add_argument("--rules", "-r", help="rule preset (default: the game's default preset)")
     t.add_argument("--players", "-n", type=int, default=d.players, help="players (default 2)")
     t.add_argument(

@@ -1,7 +1,7 @@
 """Deep Monte-Carlo self-play (DouZero's recipe) over a game's batched engine: `parlour train`.
 
-One process plays B games side by side on arrays (the game's `SelfPlay`, e.g.
-`games/whot/learned/selfplay.py`) and learns from them as they end:
+One process plays B games side by side on arrays (the game's `SelfPlay`, named by its manifest's
+`train`) and learns from them as they end:
 
 1. **Act.** Every game's mover is scored by one network, Q(s, a) for each legal move (a decision
    with one legal move skips the network). The best move is played, or, with probability ε, a
