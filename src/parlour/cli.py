@@ -103,7 +103,8 @@ class TerminalTable:
         asked = [b.strip() for b in split_specs(args.bots)] if args.bots else ["greedy"]
         others = [i for i in range(n) if i != self.seat]
         asked = [asked[min(k, len(asked) - 1)] for k in range(len(others))]
-        specs = [resolve(a, self.gi.name) for a in asked]  # a level's name is its bot's spec
+        # a level's name is its bot's spec (at this table: a level is offered where separated)
+        specs = [resolve(a, self.gi.name, self.game.preset, n) for a in asked]
         self.bots = {
             seat: make_bot(spec, self.game, seed=(args.seed or 0) + seat)
             for seat, spec in zip(others, specs, strict=True)

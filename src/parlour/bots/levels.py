@@ -123,13 +123,27 @@ def levels(game: str) -> list[Level]:
     ]
 
 
-def resolve(spec: str, game: str) -> str:
+def resolve(spec: str, game: str, rules: str | None = None, players: int | None = None) -> str:
     """A level's name (`hard`) as its bot spec in `game`; any other spec as it is. A level the
-    ladder did not separate in this game raises RulesError naming the game's levels."""
+    ladder did not separate in this game raises RulesError naming the game's levels.
+
+    Given the table (`rules`, a preset's name, and `players`), a level is refused where the ladder
+    measured it at that table and it did not beat the level below there (its whole interval above
+    50%): a level is offered at the tables where it was separated, and at those not measured."""
     name = spec.strip()
     offered = levels(game)
-    for lv in offered:
+    for k, lv in enumerate(offered):
         if lv.name == name:
+            here = next((m for m in lv.vs_below if m.rules == rules and m.players == players), None)
+            if here is not None and here.low <= 0.5:
+                below = offered[k - 1].name
+                fine = [f"{m.rules} at {m.players} players" for m in lv.vs_below if m.low > 0.5]
+                where = f"; it is offered for {', '.join(fine)}" if fine else ""
+                raise RulesError(
+                    f"{game} has no {name} level for {rules} at {players} players: there the "
+                    f"ladder did not separate it from {below} ({lv.bot}: {here.sentence(below)})"
+                    f"{where} (docs/bots.md)"
+                )
             return lv.bot
     if name in LEVEL_NAMES:
         have = ", ".join(lv.name for lv in offered)
@@ -154,9 +168,12 @@ def split_specs(text: str) -> list[str]:
     return out
 
 
-def bot_specs(text: str, game: str) -> list[str]:
-    """Comma-separated bot specs or level names (`easy,ismcts:iterations=200,c=1`) as specs."""
-    return [resolve(s, game) for s in split_specs(text)]
+def bot_specs(
+    text: str, game: str, rules: str | None = None, players: int | None = None
+) -> list[str]:
+    """Comma-separated bot specs or level names (`easy,ismcts:iterations=200,c=1`) as specs (at
+    the table of `rules` and `players` where given: see `resolve`)."""
+    return [resolve(s, game, rules, players) for s in split_specs(text)]
 
 
 def levels_help(games: list[str]) -> str:

@@ -77,7 +77,7 @@ def add_commands(sub: Any, commands: dict[str, Any]) -> None:
         type=_count,
         default=d.decisions,
         help="moves to play in self-play, every seat and forced moves counted (600M, 1.2G; "
-        f"default {d.decisions / 1e6:.0f}M: about an hour and a half on two cores)",
+        f"default {d.decisions / 1e6:.0f}M; docs/training.md gives the hours that takes)",
     )
     t.add_argument(
         "--hours",
