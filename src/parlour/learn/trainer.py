@@ -82,10 +82,10 @@ class TrainConfig:
     players: int = 2
     decisions: int = 600_000_000
     batch: int = 4096
-    minibatch: int = 4096
+    minibatch: int = 1024
     tower: tuple[int, ...] = (128,)
     pairs: tuple[int, ...] = (64, 32)
-    lr: float = 1e-3
+    lr: float = 5e-4
     final_lr: float = 0.05
     eps_start: float = 0.2
     eps_end: float = 0.01
