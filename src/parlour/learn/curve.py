@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("logs", nargs="+", help="log.jsonl files of training runs")
     ap.add_argument("-o", "--out", required=True, help="the PNG to write")
-    ap.add_argument("--labels", help="comma-separated labels, one per log (or per chain)")
+    ap.add_argument("--labels", help="labels separated by semicolons, one per log (or per chain)")
     ap.add_argument(
         "--chain",
         action="append",
@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     groups: list[list[int]] = [[int(i) for i in c.split(",")] for c in args.chain]
     chained = {i for g in groups for i in g}
     groups += [[i] for i in range(len(logs)) if i not in chained]
-    labels = args.labels.split(",") if args.labels else [str(args.logs[g[0]]) for g in groups]
+    labels = args.labels.split(";") if args.labels else [str(args.logs[g[0]]) for g in groups]
     curves = []
     for label, group in zip(labels, groups, strict=False):
         points: list[dict[str, Any]] = []
