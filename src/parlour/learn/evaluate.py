@@ -10,6 +10,7 @@ The trainer runs it in a separate process (`Evaluator`) while it goes on trainin
 from __future__ import annotations
 
 import multiprocessing
+import os
 import random
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -17,6 +18,7 @@ from typing import Any
 
 from parlour.bots import make_bot
 from parlour.core import Game
+from parlour.processes import exit_with_parent
 from parlour.sim.simulate import SimSpec, play_game
 from parlour.sim.stats import paired_rate
 
@@ -89,10 +91,16 @@ def _run(args: tuple[Any, ...]) -> list[dict[str, Any]]:
 
 class Evaluator:
     """One evaluation at a time in a spawned process (it imports no JAX), so the trainer goes on
-    while the games are played."""
+    while the games are played. The process ends with the trainer, however the trainer ends
+    (`parlour.processes.exit_with_parent`)."""
 
     def __init__(self) -> None:
-        self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        self.pool = ProcessPoolExecutor(
+            1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=exit_with_parent,
+            initargs=(os.getpid(),),
+        )
         self.running: Future[list[dict[str, Any]]] | None = None
         self.meta: dict[str, Any] = {}
 
@@ -130,4 +138,8 @@ class Evaluator:
         return self.result()
 
     def close(self) -> None:
+        """Stop the evaluation process (an evaluation under way is abandoned)."""
+        procs = list(getattr(self.pool, "_processes", {}).values())
         self.pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:  # an evaluation under way would otherwise run to its end
+            p.terminate()
