@@ -5,8 +5,9 @@ learned seat with more than one legal move, from seed 2024 on); each is decided 
 `counter` (expert) and `greedy` (hard) in turn, each timed in CPU seconds
 (`time.process_time`) and printed as min / median / max per decision, with the ratios of the
 medians. Training: `Trainer.step` for `--train-seconds` of wall clock after a warm-up, at the
-default settings (or `--batch`), printed as decisions per second of wall clock and per CPU-second,
-with where the time went.
+default settings (or `--batch`), from the shipped network where there is one (a run's main
+phase: games as long as a trained player's), printed as decisions per second of wall clock and
+per CPU-second, with where the time went.
 
     .venv/bin/python benchmarks/learned_speed.py                  # both, nigerian 2 players
     .venv/bin/python benchmarks/learned_speed.py --rules storey-1935 --train-seconds 0
@@ -76,19 +77,31 @@ def time_bots(rules: str, players: int, count: int) -> None:
 
 
 def time_training(rules: str, players: int, seconds: float, batch: int, rounds: int) -> None:
+    from parlour.games.whot.learned.bot import weights_path
     from parlour.games.whot.learned.selfplay import WhotSelfPlay
     from parlour.learn.trainer import TrainConfig, Trainer
 
+    # From the shipped network, where there is one: a run's main phase, its games as long as a
+    # trained player's (a fresh network's first games run to the move cap, and nothing is learnt
+    # until they end). Then a warm-up of 10 Adam steps: the jitted shapes, the queue filled.
+    shipped = weights_path(rules, players)
     cfg = TrainConfig(
-        game="whot", rules=rules, players=players, batch=batch, out="build/bench-train"
+        game="whot",
+        rules=rules,
+        players=players,
+        batch=batch,
+        out="build/bench-train",
+        init=str(shipped) if shipped.exists() else "",
     )
     trainer = Trainer(cfg, WhotSelfPlay(players, rules, batch, 0, cfg.max_moves))
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < 20:  # warm-up: the jitted shapes, the first games' ends
+    while trainer.updates < 10:
         trainer.step()
+    net = trainer.qnet()
+    start = f"from {shipped.name}" if cfg.init else "from a fresh network"
     print(
-        f"\ntraining: whot {rules} {players}p, batch {batch}, tower {cfg.tower}, pairs "
-        f"{cfg.pairs}, minibatch {cfg.minibatch}; {rounds} rounds of {seconds:g} s wall"
+        f"\ntraining: whot {rules} {players}p, batch {batch}, tower {net.tower_sizes}, pairs "
+        f"{net.pair_sizes}, minibatch {cfg.minibatch}, {start}; {rounds} rounds of "
+        f"{seconds:g} s wall"
     )
     walls, cpus = [], []
     trainer.timing.parts.clear()

@@ -59,6 +59,7 @@ def run_training(
             (folder / name).unlink(missing_ok=True)
     cpu0 = cpu_seconds()
     base_cpu = trainer.cpu
+    commit = git_commit()  # the code that trains: the card names it, not the code at the end
     trainer.log(
         {
             "kind": "resume" if resumed else "start",
@@ -66,7 +67,7 @@ def run_training(
             "config": cfg.to_json(),
             "command": command,
             "device": device(),
-            "commit": git_commit(),
+            "commit": commit,
             "python": platform.python_version(),
             "decisions": trainer.decisions,
             "state_size": sp.state_size,
@@ -195,7 +196,7 @@ def run_training(
             "wall_hours": round(trainer.seconds / 3600, 3),
             "cpu_hours": round(trainer.cpu / 3600, 3),
             "device": device(),
-            "commit": git_commit(),
+            "commit": commit,
             "finished": not interrupted,
             "decisions_per_s": round(trainer.decisions / max(1e-9, trainer.seconds)),
             "time_split": trainer.timing.report(),
