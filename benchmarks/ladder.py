@@ -73,6 +73,7 @@ BOTS = (
     "greedy",
     "hint",
     "counter",  # Whot! only: greedy's race with the cards counted (left out at the other tables)
+    "learned",  # Whot! only: the trained network (master), where weights ship for the table
     "sleuth",  # Who's Who Game No. 2 only
     "detective",  # Who's Who Game No. 2 only: the sleuth, also reading what a caller lacks
     "lookahead",  # Who's Who Game No. 1 only
@@ -94,8 +95,10 @@ BOTS = (
 # and Who's Who Game No. 1 greedy and hint, level over 400 games, were told apart over 4,000 (each
 # game the other way round), and the search or the lookahead beats the stronger of the two; in
 # Game No. 2 (where hint and greedy are one bot) the sleuth and the detective beat hint.
+# Whot!'s master is the learned bot, measured against counter on duplicate deals (--duplicate;
+# docs/bots.md, "The learned bot").
 LEVELS: dict[str, tuple[str, ...]] = {
-    "whot": ("random", "hint", "greedy", "counter"),
+    "whot": ("random", "hint", "greedy", "counter", "learned"),
     # greedy beats hint in 52.2% [50.7%, 53.8%] of 4,000 games (seed 2024, r15-greedy-hint; level
     # over r0's 400), ismcts beats greedy in 58.0% [54.5%, 61.4%] of 800 (r15-sorry-greedy-ismcts)
     "sorry": ("random", "hint", "greedy", "ismcts:iterations=100"),
@@ -293,7 +296,7 @@ def write_levels(tables: dict[str, list[dict[str, Any]]], path: Path) -> None:
     """Write the levels of every game measured here; keep the other games' entries."""
     old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"games": {}}
     games = sorted({TABLES[k].game for k in tables} & set(LEVELS))
-    print("\nlevels, each against the level below (95% Wilson interval):")
+    print("\nlevels, each against the level below (95% interval: Wilson's, or paired over deals):")
     data = {
         "about": "Written by benchmarks/ladder.py --write-levels (docs/bots.md, Ladder): the bot "
         "of each level, and its rate against the level below on the ladder. Do not edit.",

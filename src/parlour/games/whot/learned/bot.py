@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from parlour.learn.qnet import QNet, load
 
 from ..encoding import WhotEncoding
 from ..hint import held_at_most
-from ..rules import PRESETS
+from ..rules import PRESETS, WhotRules
 from .features import Features
 
 __all__ = ["WEIGHTS", "LearnedBot", "card", "trained_for", "weights_path"]
@@ -60,13 +61,23 @@ def _shipped(preset: str, players: int) -> QNet:
     return load(weights_path(preset, players))
 
 
+# Options of a match or a table, not of the play of one game: a network plays through them.
+_TABLE_ONLY = ("move_clock", "match", "dealer_by_cut")
+
+
+def _play_rules(rules: WhotRules, players: int) -> WhotRules:
+    return replace(rules.for_table(players), **{k: getattr(WhotRules(), k) for k in _TABLE_ONLY})
+
+
 def _table_name(game: Game[Any, Any]) -> str | None:
-    """The preset the game plays exactly (no house rule changed), or None."""
-    preset = game.preset
-    if preset in PRESETS and PRESETS[preset].for_table(game.players) == game.rules.for_table(
-        game.players
-    ):
-        return preset
+    """The preset whose rules of play the game has (a match format or a clock may differ), or
+    None: the game's rules, not its preset's name, decide (a server rebuilds a table's game from
+    its options)."""
+    mine = _play_rules(game.rules, game.players)
+    names = [game.preset] if game.preset in PRESETS else []
+    for name in [*names, *PRESETS]:
+        if _play_rules(PRESETS[name], game.players) == mine:
+            return name
     return None
 
 
