@@ -44,3 +44,7 @@ def test_the_paired_interval_is_over_the_deals_scores() -> None:
     assert (lo, hi) == pytest.approx((0.5 - Z95 * sd / 2, 0.5 + Z95 * sd / 2))
     # an incomplete deal does not count
     assert paired_rate(rows[:7], 2, lambda r: r["s"]).deals == 3
+    # a run on another master seed deals other cards: its deal 0 is another deal
+    other = [{"game": i, "s": s, "seed": 77} for i, s in enumerate(scores)]
+    both = paired_rate([*rows, *other], 2, lambda r: r["s"])
+    assert (both.deals, both.rate) == (8, 0.5)

@@ -98,11 +98,11 @@ def paired_rate(
     rows: Sequence[dict[str, Any]], players: int, score: Any, label: str = ""
 ) -> PairedRate:
     """Score rows of a duplicate run by deal: `score(row)` gives a game's figure (0..1); the games
-    of deal d are those numbered `d * players` to `d * players + players - 1`. Only complete
-    deals count."""
-    by_deal: dict[int, list[float]] = defaultdict(list)
+    of a deal are those numbered `d * players` to `d * players + players - 1` dealt from the same
+    seed (rows of runs on other master seeds are other deals). Only complete deals count."""
+    by_deal: dict[tuple[Any, int], list[float]] = defaultdict(list)
     for r in rows:
-        by_deal[int(r["game"]) // players].append(float(score(r)))
+        by_deal[(r.get("seed"), int(r["game"]) // players)].append(float(score(r)))
     means = [sum(v) / len(v) for v in by_deal.values() if len(v) == players]
     if not means:
         return PairedRate(label, 0, 0, 0.0, 0.0)
