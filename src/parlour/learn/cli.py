@@ -58,7 +58,7 @@ def _count(text: str) -> int:
 
 
 def add_commands(sub: Any, commands: dict[str, Any]) -> None:
-    from .trainer import TrainConfig
+    from .config import TrainConfig
 
     d = TrainConfig(game="", rules="")
     t = sub.add_parser(
@@ -201,8 +201,8 @@ def cmd_train(args: argparse.Namespace, out: Console) -> int:
         ) from None
     from parlour.bots.levels import bot_specs
 
+    from .config import TrainConfig
     from .run import run_training
-    from .trainer import TrainConfig
 
     rules = args.rules or gi.default_preset
     if rules not in gi.presets:
