@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml hatch_build.py $(wildcard src/parlour/*/*/*.c)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
 	@touch $(STAMP)
 
 ## serve: the main job: the web app on http://127.0.0.1:8000 (embedded SQLite store in ./var/).

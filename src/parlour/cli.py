@@ -103,7 +103,8 @@ class TerminalTable:
         asked = [b.strip() for b in split_specs(args.bots)] if args.bots else ["greedy"]
         others = [i for i in range(n) if i != self.seat]
         asked = [asked[min(k, len(asked) - 1)] for k in range(len(others))]
-        specs = [resolve(a, self.gi.name) for a in asked]  # a level's name is its bot's spec
+        # a level's name is its bot's spec (at this table: a level is offered where separated)
+        specs = [resolve(a, self.gi.name, self.game.preset, n) for a in asked]
         self.bots = {
             seat: make_bot(spec, self.game, seed=(args.seed or 0) + seat)
             for seat, spec in zip(others, specs, strict=True)
@@ -370,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default="greedy",
         help="bots for the other seats, comma-separated, in seat order (the last fills the rest): "
-        "levels (easy, medium, hard, expert: below) or bot specs such as "
+        "levels (easy, medium, hard, expert, master: below) or bot specs such as "
         "ismcts:iterations=200 (default greedy)",
     )
     p.add_argument("--match", help="match format: single, rubber-5, elimination-100, rounds-N …")
@@ -401,7 +402,7 @@ COMMANDS: dict[str, Any] = {
 
 # Subsystems that add their own subcommands: each module has `add_commands(sub, commands)`, which
 # adds its parsers to `sub` and its handlers `(args, console) -> exit code` to `commands`.
-PLUGINS = ("parlour.sim.cli", "parlour.server.cli", "parlour.review.cli")
+PLUGINS = ("parlour.sim.cli", "parlour.server.cli", "parlour.review.cli", "parlour.learn.cli")
 
 
 def _add_plugins(parser: argparse.ArgumentParser) -> None:

@@ -150,7 +150,8 @@ def plan_table(
         if not 0 <= seat < g.players:
             raise TableError(f"bot seat {seat} is not a seat (0 to {g.players - 1})")
         try:
-            bots[seat], kinds[seat] = seat_bot(spec, g.name)  # a level's name is its bot's spec
+            # a level's name is its bot's spec, at this table
+            bots[seat], kinds[seat] = seat_bot(spec, g.name, g.preset, g.players)
             make_bot(bots[seat], g, seed=0, limits=bot_limits)
         except RulesError as exc:
             raise TableError(str(exc), 400, "bad_bot") from None

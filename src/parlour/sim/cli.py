@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from parlour.bots.levels import bot_specs, levels_help
+from parlour.bots.levels import bot_specs, levels_help, split_specs
 from parlour.core import RulesError
 from parlour.core.options import parse_assignments
 from parlour.core.registry import games, info
@@ -92,13 +92,16 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _spec(args: argparse.Namespace, tournament: bool) -> SimSpec:
     gi = info(args.game)
-    bots = tuple(bot_specs(args.bots, gi.name))  # a level's name is its bot's spec
-    if not bots:
+    asked = split_specs(args.bots)
+    if not asked:
         raise RulesError("name at least one bot")
     players = args.players
     if players is None:
-        players = len(bots) if len(bots) > 1 else gi.default_players
+        players = len(asked) if len(asked) > 1 else gi.default_players
         players = max(gi.min_players, min(gi.max_players, players))
+    # a level's name is its bot's spec, at this table (a level is offered where it was separated)
+    preset = None if args.set else (args.rules or gi.default_preset)
+    bots = tuple(bot_specs(args.bots, gi.name, preset, players))
     if not tournament and len(bots) == 1:
         bots = bots * players
     if args.games < 1:

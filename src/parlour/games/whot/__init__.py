@@ -28,9 +28,12 @@ MANIFESTS = (
             "greedy": "bots:GreedyBot",
             "hint": "hint:WhotHintBot",
             "counter": "counter:CounterBot",
+            "learned": "learned.bot:LearnedBot",
         },
         search="hint:SEARCH",
         encoding="encoding:WhotEncoding",
+        batched="batched.engine:WhotBatch",
+        train="learned.selfplay:WhotSelfPlay",
         web=WebAssets("web", module="whot.js", stylesheet="whot.css"),
     ),
 )

@@ -29,8 +29,8 @@ class CreateTable(BaseModel):
     )
     bots: dict[int, str] = Field(
         default_factory=dict,
-        description="seat → a level (easy, medium, hard, expert: GET /api/games gives each game's) "
-        "or a bot spec, for seats played by bots",
+        description="seat → a level (easy, medium, hard, expert, master: GET /api/games gives "
+        "each game's) or a bot spec, for seats played by bots",
         examples=[{"1": "hard", "2": "random"}],
     )
     move_clock: float | None = Field(
