@@ -222,8 +222,10 @@ def run(
     backend: str = "local",
     address: str | None = None,
     progress: Progress | None = None,
+    on_rows: Callable[[list[Row]], None] | None = None,
 ) -> RunResult:
-    """Play `games` games. Ctrl-C (KeyboardInterrupt) stops the run and keeps the finished games."""
+    """Play `games` games. Ctrl-C (KeyboardInterrupt) stops the run and keeps the finished games.
+    `on_rows` is told each batch of finished games as it comes (in the order they finish)."""
     spec.check()
     t0 = time.perf_counter()
     rows: list[Row] = []
@@ -231,6 +233,8 @@ def run(
 
     def done(batch: list[Row]) -> None:
         rows.extend(batch)
+        if on_rows is not None:
+            on_rows(batch)
         if progress is not None:
             progress(len(batch))
 
