@@ -15,7 +15,9 @@ import parlour
 PARLOUR = [sys.executable, "-m", "parlour.cli"]
 
 
-def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run(*args: str, stdin: str = "", timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    # the bound catches a command that hangs, not a slow one: a whole game in the terminal took
+    # over 120 s on a loaded 2-core machine (the test's own limit is pytest's, 900 s)
     return subprocess.run(
         [*PARLOUR, *args], input=stdin, capture_output=True, text=True, timeout=timeout
     )
