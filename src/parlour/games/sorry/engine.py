@@ -27,7 +27,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from parlour.core import (
     Game,
@@ -77,6 +77,34 @@ _STEPS: dict[int, tuple[tuple[int, list[SorryMove]], ...]] = {c: ((c, _FWD[c]),)
 _STEPS[4] = ((-4, _BACK[4]),)
 _STEPS[10] = ((10, _FWD[10]), (-1, _BACK[1]))
 _STEPS[SORRY] = ()
+
+
+def _destinations(
+    steps: tuple[tuple[int, list[SorryMove]], ...],
+) -> list[tuple[tuple[int, list[SorryMove]], ...]]:
+    """For each relative place a pawn may move from (0..64), where each of a card's steps takes it
+    and the moves' table: forward by exact count (never past HOME), backward on the track
+    wrapping round, backward out of the safety zone onto the track. Looked up in the hot path
+    instead of worked out for every pawn."""
+    dests = []
+    for r in range(HOME):
+        row = []
+        for step, table in steps:
+            if step > 0:
+                nr = r + step
+                if nr > HOME:
+                    continue
+            elif r < TRACK:
+                nr = (r + step) % TRACK  # backward on the track wraps, never into safety
+            else:
+                nr = r + step  # backward out of the safety zone onto the track
+            row.append((nr, table))
+        dests.append(tuple(row))
+    return dests
+
+
+#: _DESTS[card][r]: (place reached, moves' table) for each step of the card from relative place r
+_DESTS = {card: _destinations(steps) for card, steps in _STEPS.items()}
 _ENTERS = {c: [SorryMove(c, ENTER, colour) for colour in range(4)] for c in (1, 2)}
 _SWAPS = [[SorryMove(11, SWAP, a, 0, b, 0) for b in range(TRACK)] for a in range(TRACK)]
 _SORRIES = [[SorryMove(SORRY, SORRY_MOVE, c, 0, b) for b in range(TRACK)] for c in range(4)]
@@ -123,6 +151,13 @@ class _Tables:
         self.players = players
         self.colour = colours
         self.ci_of_colour = {c: i for i, c in enumerate(colours)}
+        # a safety, START or HOME square's code -> the first pawn id of its colour index and the
+        # relative place a pawn stands on there: `_pawn_at` without working it out each time
+        self.off_track = {
+            code: (self.ci_of_colour[colour] << 2, rel_of_code(colour, code))
+            for code in range(TRACK, 88)
+            if (colour := colour_of_code(code)) in self.ci_of_colour
+        }
         self.seat = tuple(i % players for i in range(n))
         if rules.partnership:
             self.team = tuple(i % 2 for i in range(n))
@@ -670,13 +705,14 @@ class SorryState(State):
         occ = self.occ
         out: list[SorryMove] = []
         app = out.append
-        steps = _STEPS[card]
+        dests = _DESTS[card]
         for cj in t.ctrl[ci]:
             base = cj << 2
+            top = base + 4  # pawn ids base..top-1 are this colour's
             code = t.code[cj]
             absc = t.abs[cj]
             in_start = False
-            for pid in range(base, base + 4):
+            for pid in range(base, top):
                 r = pos[pid]
                 if r < 0:
                     in_start = True
@@ -684,18 +720,9 @@ class SorryState(State):
                 if r == HOME:
                     continue
                 sq = code[r + 1]
-                for step, table in steps:
-                    if step > 0:
-                        nr = r + step
-                        if nr > HOME:
-                            continue
-                    elif r < TRACK:
-                        nr = (r + step) % TRACK  # backward on the track wraps, never into safety
-                    else:
-                        nr = r + step  # backward out of the safety zone onto the track
+                for nr, table in dests[r]:
                     if nr < TRACK:
-                        o = occ[absc[nr]]
-                        if o >= 0 and (o >> 2) == cj:
+                        if base <= occ[absc[nr]] < top:  # a pawn of the same colour (-1: none)
                             continue
                     elif nr != HOME and (
                         pos[base] == nr
@@ -863,12 +890,10 @@ class SorryState(State):
         legal move (the hot path: `_pawn_on` is the forgiving one)."""
         if code < TRACK:
             return self.occ[code]
-        colour = colour_of_code(code)
-        assert colour is not None
-        ci = self.t.ci_of_colour[colour]
-        rel = rel_of_code(colour, code)
-        for pid in range(ci << 2, (ci << 2) + 4):
-            if self.pos[pid] == rel:
+        base, rel = self.t.off_track[code]
+        pos = self.pos
+        for pid in range(base, base + 4):
+            if pos[pid] == rel:
                 return pid
         raise IllegalMove(f"no pawn on {square_name(code)}")  # pragma: no cover - legal moves only
 
@@ -972,7 +997,8 @@ class SorryState(State):
 
     def _apply(self, move: Move, legal: list[Move] | None = None) -> None:
         """Carry out the legal `move`; `legal`, the legal moves it was chosen from, if known."""
-        move = cast(SorryMove, move)  # only legal moves reach here, and they are all SorryMoves
+        if TYPE_CHECKING:  # only legal moves reach here, all SorryMoves (no call at run time)
+            move = cast(SorryMove, move)
         t = self.t
         ci = self.cur
         ev = self.events
