@@ -38,6 +38,7 @@ from parlour.core import (
     SetupError,
     State,
     events_from_wire,
+    refuse,
     to_wire,
 )
 from parlour.core.formats import MatchFormat
@@ -329,10 +330,12 @@ class SorryGame(Game[SorryRules, "SorryState"]):
         from the player to move, the given top of the pack put back on it, then the regular
         game's card turned up — so a game without a position is the game of old of its seed."""
         unknown = sorted(set(spec) - set(_POSITION_KEYS))
-        if unknown:
-            raise SetupError(
-                f"position: unknown keys {', '.join(unknown)}; known: {', '.join(_POSITION_KEYS)}"
+        refuse(
+            (
+                unknown,
+                f"position: unknown keys {', '.join(unknown)}; known: {', '.join(_POSITION_KEYS)}",
             )
+        )
         t = self.t
         rules: SorryRules = self.rules
         s = SorryState.__new__(SorryState)
@@ -352,46 +355,53 @@ class SorryGame(Game[SorryRules, "SorryState"]):
                 pos[4 * ci] = EXIT
         if spec.get("pawns") is not None:
             pos = _position(t, spec["pawns"], pos)
-        for ci in range(t.n):
-            side = t.ctrl[ci]
-            if ci == side[0] and all(pos[cj * 4 : cj * 4 + 4].count(HOME) == 4 for cj in side):
-                who = " and ".join(t.name[cj] for cj in side)
-                raise SetupError(f"position: every {who} pawn is HOME, so the game would be over")
+        refuse(
+            *(
+                (
+                    ci == side[0] and all(pos[cj * 4 : cj * 4 + 4].count(HOME) == 4 for cj in side),
+                    f"position: every {' and '.join(t.name[cj] for cj in side)} pawn is HOME, "
+                    "so the game would be over",
+                )
+                for ci, side in enumerate(t.ctrl)
+            )
+        )
         s.pos = pos
         s.occ = _occupancy(t, pos)
         turn = spec.get("turn")
         s.cur = 0 if turn is None else _colour_index(t, turn, "turn")
         s.discard = _cards(spec.get("discard", []), "discard")
-        again = spec.get("again", False)
-        if not isinstance(again, bool):
-            raise SetupError("position: again is true or false")
+        s.again = again = spec.get("again", False)
+        card = spec.get("card")
         # A 2's second card: the 2 is on top of the discard pile; or the pack ran out as the 2
         # was played, the discards (the 2 among them) were shuffled into a new pack, and the
         # pile is empty -- a position then lists the pack, as position() does.
         just_shuffled = not s.discard and bool(spec.get("pack"))
-        if again and not just_shuffled and (not s.discard or s.discard[-1] != 2):
-            raise SetupError(
+        refuse(
+            (not isinstance(again, bool), "position: again is true or false"),
+            (
+                again and not just_shuffled and (not s.discard or s.discard[-1] != 2),
                 "position: again (a 2's second card) needs the 2 on the discard pile (or, the "
-                "pack having run out as the 2 was played, an empty pile and the new pack)"
-            )
-        if again and not t.two_on_play:
-            raise SetupError(
+                "pack having run out as the 2 was played, an empty pile and the new pack)",
+            ),
+            (
+                again and not t.two_on_play,
                 "position: again cannot be: with point_two_again off, a 2 played from the hand "
-                "gives no second card"
+                "gives no second card",
+            ),
+            (
+                card is not None and t.points,
+                "position: the point-score game has no card face up (cards are in hands)",
+            ),
+        )
+        s.card = 0 if card is None else _cards([card], "card")[0]
+        refuse(
+            (
+                spec.get("hands") is not None and not t.points,
+                "position: hands are held only in the point-score game",
             )
-        s.again = again
-        card = spec.get("card")
-        s.card = 0
-        if card is not None:
-            if t.points:
-                raise SetupError(
-                    "position: the point-score game has no card face up (cards are in hands)"
-                )
-            s.card = _cards([card], "card")[0]
+        )
         given_hands: dict[int, list[int]] = {}
         if spec.get("hands") is not None:
-            if not t.points:
-                raise SetupError("position: hands are held only in the point-score game")
             given_hands = _hands(t, spec["hands"], rules.hand_size)
         top = _cards(spec.get("pack", []), "pack")
         # every card is in one place: the pack has only so many of each (seed 003 rule 1)
@@ -399,11 +409,12 @@ class SorryGame(Game[SorryRules, "SorryState"]):
         listed = Counter(s.discard + top + [c for h in given_hands.values() for c in h])
         if s.card:
             listed[s.card] += 1
-        for c, k in sorted(listed.items()):
-            if k > pool[c]:
-                raise SetupError(
-                    f"position: {k} × {card_token(c)}, but the pack has only {pool[c]}"
-                )
+        refuse(
+            *(
+                (k > pool[c], f"position: {k} × {card_token(c)}, but the pack has only {pool[c]}")
+                for c, k in sorted(listed.items())
+            )
+        )
         pool -= listed
         rest = sorted(pool.elements())
         s.rng.shuffle(rest)
