@@ -106,7 +106,7 @@ class SearchHelp:
     # search then redraws, a few times at most, a determinization that is not.
     likely: Likely | None = None
     # Whether a bot uses `likely` unless its spec says (`likely=0` or `likely=1`): off where it was
-    # added after the game's search figures were measured and measured no gain (docs/bots.md).
+    # added after the game's search figures were measured and measured no gain (docs/lab/search.md).
     likely_by_default: bool = True
     # `rollout(state, rng, limit)`: play up to `limit` moves of `policy` (fewer if the game ends)
     # and say how many — the same moves from the same draws as the search's own loop of
@@ -148,7 +148,7 @@ def _collector_paused() -> Iterator[None]:
     objects that reference counting frees (copies, moves, lists), and the tree's nodes, which
     survive it: those survivors start full collections, each walking every object the process
     holds — a game's memo of hands (one game keeps up to 40,000), a server's tables. They were
-    12% of that game's slowest decisions (docs/bots.md). (The tree has no cycles, so reference
+    12% of that game's slowest decisions (docs/lab/search.md). (The tree has no cycles, so reference
     counting frees it as the search ends.) Restored only if it was on: a
     process that manages its own collections (the server's `collector`) keeps its policy."""
     enabled = gc.isenabled()
