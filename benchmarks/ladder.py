@@ -89,7 +89,7 @@ BOTS = (
 # "Ladder"): as many levels (at most easy, medium, hard, expert) as the ladder separates — each
 # beats the level below with its whole 95% interval above 50% on every table of the game. Each
 # level's pairing with the one below is always played.
-# Measured on 2026-11-26 (docs/bots.md has the figures): in Whot! greedy beats hint, no search
+# Measured on 2026-11-26 (docs/lab/ladder.md has the figures): in Whot! greedy beats hint, no search
 # was separated from greedy, and counter beats greedy (52.8% nigerian, 51.9% storey-1935 over
 # 20,000 games each, both intervals above 50%: build/ladder/r10*-whot-counter*.jsonl); in Sorry!
 # and Who's Who Game No. 1 greedy and hint, level over 400 games, were told apart over 4,000 (each
@@ -298,7 +298,7 @@ def write_levels(tables: dict[str, list[dict[str, Any]]], path: Path) -> None:
     games = sorted({TABLES[k].game for k in tables} & set(LEVELS))
     print("\nlevels, each against the level below (95% interval: Wilson's, or paired over deals):")
     data = {
-        "about": "Written by benchmarks/ladder.py --write-levels (docs/bots.md, Ladder): the bot "
+        "about": "Written by benchmarks/ladder.py --write-levels (docs/lab/ladder.md): the bot "
         "of each level, and its rate against the level below on the ladder. Do not edit.",
         "games": {**old["games"], **{g: levels_entry(g, tables) for g in games}},
     }

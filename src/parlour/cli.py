@@ -31,6 +31,7 @@ from parlour.core.events import with_names
 from parlour.core.options import parse_assignments
 from parlour.core.registry import GameInfo, info
 from parlour.core.registry import games as all_games
+from parlour.extras import missing_extra
 
 __all__ = ["main"]
 
@@ -431,6 +432,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(COMMANDS[args.command](args, out))
     except ParlourError as exc:
         out.print(f"[red]parlour: {escape(str(exc))}[/]")
+        return 2
+    except ModuleNotFoundError as exc:
+        # a library of one of the extras (the server's, the plots'): say which extra brings it
+        missing = missing_extra(exc, f"parlour {args.command}")
+        if missing is None:
+            raise
+        out.print(f"[red]parlour: {escape(str(missing))}[/]")
         return 2
     except KeyboardInterrupt:
         out.print("\nInterrupted.")

@@ -112,7 +112,7 @@ def test_without_openspiel_the_ladder_says_so_and_how_to_install_it(
     for name in ["open_spiel", *(m for m in sys.modules if m.startswith("open_spiel."))]:
         monkeypatch.setitem(sys.modules, name, None)
     why = ladder.playable("openspiel-ismcts:simulations=5", ladder.TABLES["whot-nigerian"])
-    assert why is not None and "needs OpenSpiel" in why and "pip install -e '.[peers]'" in why
+    assert why is not None and "needs OpenSpiel" in why and "pip install 'parlour[rl]'" in why
     ladder.main(["--only", "whot-nigerian", "--bots", "random,openspiel-ismcts", "--games", "2"])
     out = capsys.readouterr().out
     assert "whot-nigerian: leaving out openspiel-ismcts: openspiel-ismcts needs OpenSpiel" in out

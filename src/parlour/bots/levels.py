@@ -2,7 +2,7 @@
 
 The bot of each level in each game, and how often it beat the level below on the ladder (with its
 95% interval), come from `levels.json` beside this module, which `benchmarks/ladder.py
---write-levels` writes from the games it played (docs/bots.md, "Ladder"); nothing here is typed by
+--write-levels` writes from the games it played (docs/lab/ladder.md); nothing here is typed by
 hand but the words saying what each kind of bot does. A game has as many levels as the ladder
 separated in it — each beat the level below with its whole interval above even — so a game may
 stop short of expert. A game the ladder has not measured gets the uncalibrated `DEFAULT_LEVELS`,

@@ -19,6 +19,7 @@ from rich.console import Console
 
 from parlour.core import ParlourError
 from parlour.core.registry import games, info
+from parlour.extras import require
 
 __all__ = ["add_commands"]
 
@@ -191,14 +192,7 @@ def cmd_train(args: argparse.Namespace, out: Console) -> int:
         raise ParlourError(
             f"{gi.title} has no self-play to train on yet; the games that have: {', '.join(have)}"
         )
-    try:
-        import jax  # noqa: F401
-        import optax  # noqa: F401
-    except ImportError as exc:
-        raise ParlourError(
-            f"training needs JAX and optax, which are not installed ({exc.name}): "
-            "pip install 'parlour[train]'"
-        ) from None
+    require("train", "parlour train", "jax", "optax", "equinox")
     from parlour.bots.levels import bot_specs
 
     from .config import TrainConfig

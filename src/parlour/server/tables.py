@@ -155,63 +155,104 @@ def plan_table(
             make_bot(bots[seat], g, seed=0, limits=bot_limits)
         except RulesError as exc:
             raise TableError(str(exc), 400, "bad_bot") from None
-    if correspondence:
-        # a move in hours or days: the game waits for people who play when they can
-        move_clock = CORRESPONDENCE_CLOCK if move_clock is None else move_clock
-        if not 3600 <= move_clock <= 7 * 86400:
-            raise TableError("a correspondence table's move_clock is from 1 hour to 7 days")
-        idle_timeout = 0.0  # the move clock decides, not the idle seat's minutes
-    if on_timeout not in ("move", "bot"):
-        raise TableError("on_timeout is 'move' (the forced move) or 'bot' (a bot takes the seat)")
-    if on_timeout == "bot" and not correspondence:
-        raise TableError("on_timeout 'bot' is for correspondence tables")
     if move_clock is None:
-        move_clock = float(getattr(g.rules, "move_clock", 0) or 0)
-    if not correspondence and not 0 <= move_clock <= 3600:
-        raise TableError("move_clock must be from 0 (off) to 3600 seconds")
-    if not 0 <= bot_delay <= 10:
-        raise TableError("bot_delay must be from 0 to 10 seconds")
-    if len(bots) == g.players and bot_delay < bot_table_min_delay:
-        raise TableError(
-            f"a table of bots only plays with bot_delay {bot_table_min_delay:g} s or more"
+        # a correspondence table's move is in hours or days: the game waits for people who play
+        # when they can
+        move_clock = (
+            CORRESPONDENCE_CLOCK
+            if correspondence
+            else float(getattr(g.rules, "move_clock", 0) or 0)
         )
-    if not (idle_timeout == 0 or 30 <= idle_timeout <= 30 * 86400):
-        raise TableError("idle_timeout is 0 (never) or from 30 seconds to 30 days")
-    if on_idle not in ("bot", "free"):
-        raise TableError("on_idle is 'bot' (a bot takes the seat) or 'free' (the seat is freed)")
+    if correspondence:
+        idle_timeout = 0.0  # the move clock decides, not the idle seat's minutes
+    only_bots = len(bots) == g.players
+    # The table's settings, one rule a row: (what is wrong, the sentence that says so).
+    settings: tuple[tuple[object, str], ...] = (
+        (
+            correspondence and not 3600 <= move_clock <= 7 * 86400,
+            "a correspondence table's move_clock is from 1 hour to 7 days",
+        ),
+        (
+            on_timeout not in ("move", "bot"),
+            "on_timeout is 'move' (the forced move) or 'bot' (a bot takes the seat)",
+        ),
+        (
+            on_timeout == "bot" and not correspondence,
+            "on_timeout 'bot' is for correspondence tables",
+        ),
+        (
+            not correspondence and not 0 <= move_clock <= 3600,
+            "move_clock must be from 0 (off) to 3600 seconds",
+        ),
+        (not 0 <= bot_delay <= 10, "bot_delay must be from 0 to 10 seconds"),
+        (
+            only_bots and bot_delay < bot_table_min_delay,
+            f"a table of bots only plays with bot_delay {bot_table_min_delay:g} s or more",
+        ),
+        (
+            not (idle_timeout == 0 or 30 <= idle_timeout <= 30 * 86400),
+            "idle_timeout is 0 (never) or from 30 seconds to 30 days",
+        ),
+        (
+            on_idle not in ("bot", "free"),
+            "on_idle is 'bot' (a bot takes the seat) or 'free' (the seat is freed)",
+        ),
+    )
+    for fault, sentence in settings:
+        if fault:
+            raise TableError(sentence)
     if rated:
-        if host_account is None:
-            raise TableError(
-                "a rated table is for accounts: log in (or sign up) to open one",
-                401,
-                "login_required",
-            )
-        if len(bots) == g.players:
-            raise TableError("a rated table needs a seat for at least one person", 400)
-        if host_name is None:
-            raise TableError("the host of a rated table plays at it: give your name", 400)
-        # a game abandoned there must still end, and count against whoever left it
-        if idle_timeout == 0 or on_idle != "bot":
-            raise TableError(
-                "a rated table hands an absent player's seat to a bot (who plays on, and the one "
-                "who left loses): idle_timeout from 30 s and on_idle 'bot'",
-                400,
-            )
-        for seat, spec in bots.items():
-            if not is_level_bot(spec, g.name):
-                raise TableError(
-                    f"a rated table's bots play at a level ({', '.join(level_names(g.name))}): "
-                    f"{asked[seat]!r} is not one",
-                    400,
-                    "bad_bot",
-                )
         # ratings are kept per preset: house rules would be rated as the preset they changed
         plain = parlour.make(game, players=g.players, rules=g.preset)
-        if g.preset is None or rules_to_dict(plain.rules) != rules_to_dict(g.rules):
-            raise TableError(
-                "a rated table plays a preset's rules as they are: no rule options", 400
-            )
-        if host_name is not None:
+        house_rules = g.preset is None or rules_to_dict(plain.rules) != rules_to_dict(g.rules)
+        # a bot that plays at no level (a weakened search is not the level its kind plays at)
+        weakened = next(
+            (asked[seat] for seat, spec in bots.items() if not is_level_bot(spec, g.name)), None
+        )
+        # what a rated table asks beyond those, a row each: (what is wrong, the error)
+        rated_rules: tuple[tuple[object, TableError], ...] = (
+            (
+                host_account is None,
+                TableError(
+                    "a rated table is for accounts: log in (or sign up) to open one",
+                    401,
+                    "login_required",
+                ),
+            ),
+            (only_bots, TableError("a rated table needs a seat for at least one person", 400)),
+            (
+                host_name is None,
+                TableError("the host of a rated table plays at it: give your name", 400),
+            ),
+            (
+                # a game abandoned there must still end, and count against whoever left it
+                idle_timeout == 0 or on_idle != "bot",
+                TableError(
+                    "a rated table hands an absent player's seat to a bot (who plays on, and the "
+                    "one who left loses): idle_timeout from 30 s and on_idle 'bot'",
+                    400,
+                ),
+            ),
+            (
+                weakened is not None,
+                TableError(
+                    f"a rated table's bots play at a level ({', '.join(level_names(g.name))}): "
+                    f"{weakened!r} is not one",
+                    400,
+                    "bad_bot",
+                ),
+            ),
+            (
+                house_rules,
+                TableError(
+                    "a rated table plays a preset's rules as they are: no rule options", 400
+                ),
+            ),
+        )
+        for fault, error in rated_rules:
+            if fault:
+                raise error
+        if host_name is not None and host_account is not None:
             host_name = host_account[1]
     host_token = new_token()
     names = _bot_names(kinds)

@@ -17,6 +17,7 @@ from parlour.bots.levels import bot_specs, levels_help, split_specs
 from parlour.core import RulesError
 from parlour.core.options import parse_assignments
 from parlour.core.registry import games, info
+from parlour.extras import require
 
 from .progress import game_bar
 from .simulate import RunResult, SimSpec, run
@@ -52,7 +53,10 @@ def add_commands(sub: Any, commands: dict[str, Handler]) -> None:
         help="write one row per game as it finishes (in game order once the run ends): "
         "FILE.csv or FILE.jsonl",
     )
-    s.add_argument("--plot", help="draw win rates and the game-length histogram: FILE.png")
+    s.add_argument(
+        "--plot",
+        help="draw win rates and the game-length histogram: FILE.png (the plots extra)",
+    )
     commands["simulate"] = cmd_simulate
 
     t = sub.add_parser(
@@ -269,6 +273,8 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     spec = _spec(args, tournament=False)
     if args.plot and not str(args.plot).endswith(".png"):
         raise RulesError(f"--plot {args.plot!r}: name a .png file")
+    if args.plot:  # said before the games are played, not after
+        require("plots", "parlour simulate --plot", "matplotlib")
     res = _play(args, spec, console)
     s = _finish(args, spec, res, console)
     if s is not None:

@@ -137,7 +137,7 @@ def play_game(spec: SimSpec, i: int) -> Row:
 
     A game still going after `spec.max_moves` moves is cut short (`finished` False): no winner,
     no points and every seat ranked first, so that it counts as a tie. Most games end by
-    themselves, but a house rule can leave bots going round for ever (docs/studies.md has one
+    themselves, but a house rule can leave bots going round for ever (docs/lab/studies.md has one
     where two hint bots hand a card back and forth), and a run without a cap would then never
     end."""
     game = spec.make_game()
