@@ -185,3 +185,16 @@ def test_every_extra_named_in_parlour_exists_in_pyproject() -> None:
     ]
     assert set(EXTRAS) <= set(extras)
     assert set(extras["all"][0].partition("[")[2].rstrip("]").split(",")) >= set(EXTRAS)
+
+
+def test_the_web_server_without_its_extra_names_it(core_site: Path) -> None:
+    code = (
+        "try:\n"
+        "    from parlour.server import create_app\n"
+        "except ImportError as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+    )
+    done = core_python(core_site, code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("MissingExtra parlour's web server needs")
+    assert "pip install 'parlour[server]'" in done.stdout
