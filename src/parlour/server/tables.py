@@ -42,6 +42,7 @@ __all__ = [
     "plan_table",
     "random_code",
     "rebuild",
+    "seat_here",
 ]
 
 MAX_NAME = 32
@@ -243,6 +244,31 @@ def plan_table(
         rated=rated,
     )
     return row, host_token, host_seat
+
+
+def seat_here(row: TableRow, here: dict[int, str]) -> dict[int, str]:
+    """Seat the other people at the host's device (pass and play): each named seat gets a token
+    of its own, as a friend who joins does, so that the device holds one token per person and
+    each hand stays behind its own token. Returns seat -> token. A rated table seats only
+    logged-in people, one account each, so it takes no seats here; a bot's or the host's seat
+    is not free."""
+    if not here:
+        return {}
+    if row.rated:
+        raise TableError(
+            "a rated table seats only logged-in people: pass and play is for unrated tables"
+        )
+    tokens: dict[int, str] = {}
+    for seat, name in sorted(here.items()):
+        if not 0 <= seat < row.players:
+            raise TableError(f"seat {seat} is not a seat (0 to {row.players - 1})")
+        s = row.seats[seat]
+        if s.name is not None:
+            raise TableError(f"seat {seat} is not free: {s.name} sits there")
+        token = new_token()
+        s.name, s.token_hash = clean_name(name), hash_token(token)
+        tokens[seat] = token
+    return tokens
 
 
 @dataclass
