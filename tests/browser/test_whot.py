@@ -63,10 +63,11 @@ def open_table_with(
     return code
 
 
-def click_one_move(page: Any, used: Counter[str]) -> None:
+def click_one_move(page: Any, used: Counter[str], settle: bool = True) -> None:
     """Play one move of my turn by clicking, the way a person would: a declaration button when one
     is offered, then a playable card (a WHOT through its chooser), else End turn, Pass or the
-    market. Waits until the server has answered."""
+    market. Waits until the server has answered (and, with `settle`, until it is my turn again
+    or the game is over)."""
     ply = msg(page)["ply"]
     say = page.locator(".whot-actions .whot-say:not(.on)")
     if say.count():
@@ -105,7 +106,8 @@ def click_one_move(page: Any, used: Counter[str]) -> None:
     page.wait_for_function(
         f"window.parlourTable.msg.ply > {ply} || !!window.parlourTable.msg.result", timeout=20_000
     )
-    page.wait_for_function(SETTLED, timeout=30_000)
+    if settle:
+        page.wait_for_function(SETTLED, timeout=30_000)
 
 
 def play_to_the_end(page: Any, limit_s: float = 240) -> Counter[str]:

@@ -1,7 +1,7 @@
 // The lobby: open a table (game, rules and their options, seats and bots, clock, match),
 // join one by code, the open tables, this browser's finished games and whose turn it is in them,
 // the tournaments, the account and leaderboards.
-import { account, api, myTables, remember } from "./api.js";
+import { account, allTokens, api, myTables, remember } from "./api.js";
 import { h, fill, toast, duration } from "./dom.js";
 import { listTournaments } from "./tournament.js";
 
@@ -103,8 +103,13 @@ export async function lobby(root) {
       const preferred = levels.find((lv) => lv.name === "hard") || levels[levels.length - 1];
       const sel = h("select", {"data-seat": i, "aria-label": `Seat ${i + 1}`},
         h("option", {value: ""}, "a friend (invite)"),
+        h("option", {value: "here"}, "someone here (pass and play)"),
         levels.map((lv) => h("option", {value: lv.bot, "data-level": lv.name, selected: lv === preferred, title: levelWords(lv, presetSel.value, n)}, `bot: ${lv.name}`)));
-      rows.push(h("li", {}, h("span", {class: "seatno"}, `Seat ${i + 1}`), " ", sel));
+      // pass and play: another person at this device, by name; the device is handed over each turn
+      const who = h("input", {class: "here-name", "data-here": i, maxlength: 32, placeholder: "their name",
+        "aria-label": `Seat ${i + 1}: the name of the person here`, hidden: true});
+      sel.addEventListener("change", () => { who.hidden = sel.value !== "here"; if (!who.hidden) who.focus(); });
+      rows.push(h("li", {}, h("span", {class: "seatno"}, `Seat ${i + 1}`), " ", sel, who));
     }
     const levels = (g.levels || []).filter((lv) => lv.words);
     fill(seatsBox, h("ul", {class: "plain"}, rows),
@@ -166,13 +171,20 @@ export async function lobby(root) {
     const name = nameIn.value.trim();
     if (!name) { toast("Please give your name."); nameIn.focus(); return; }
     localStorage.setItem("parlour:name", name);
-    const bots = {};
+    const bots = {}, here = {};
     // a level is asked for by its name: the server plays the level's bot and names the seat after it
     for (const sel of seatsBox.querySelectorAll("select[data-seat]")) {
-      if (sel.value) bots[sel.dataset.seat] = sel.selectedOptions[0].dataset.level || sel.value;
+      const seat = sel.dataset.seat;
+      if (sel.value === "here") {
+        here[seat] = seatsBox.querySelector(`input[data-here="${seat}"]`).value.trim() || `Player ${Number(seat) + 1}`;
+      } else if (sel.value) bots[seat] = sel.selectedOptions[0].dataset.level || sel.value;
     }
     const body = {game: gameSel.value, preset: presetSel.value, players: Number(players.value),
       options: overrides(), bots, name};
+    if (Object.keys(here).length) {
+      if (ratedIn.checked) { toast("A rated table seats logged-in people, each at their own device: pass and play is unrated."); return; }
+      body.here = here;
+    }
     const clock = Number(clockIn.value);
     if (clock > 0) body.move_clock = clock;
     if (speedSel.value) body.bot_delay = Number(speedSel.value);
@@ -190,7 +202,7 @@ export async function lobby(root) {
     createBtn.disabled = true;
     try {
       const t = await api("/api/tables", body);
-      remember(t.code, {token: t.token, seat: t.seat, host: t.host_token, game: body.game});
+      remember(t.code, {token: t.token, seat: t.seat, host: t.host_token, game: body.game, here: t.here || []});
       location.href = t.link;
     } catch (err) {
       toast("The table could not be opened: " + err.message);
@@ -248,13 +260,19 @@ export async function lobby(root) {
 /** The tables where this browser holds a seat, and whose turn it is at each (GET /api/my-turns):
  * shown when there is at least one game going on. */
 async function listTurns(ul) {
-  const tokens = [...new Set(Object.values(myTables()).map((t) => t.token).filter(Boolean))].slice(0, 50);
+  const tokens = allTokens().slice(0, 50);
   if (!tokens.length) return;
   let rows = [];
   try {
     const r = await fetch("/api/my-turns", {headers: {"X-Seat-Tokens": tokens.join(",")}});
     if (!r.ok) return;
-    rows = (await r.json()).filter((x) => x.status === "playing");
+    // one line a table: a device holding several seats there (pass and play) has its turn on
+    // whichever seat is to play
+    const byCode = new Map();
+    for (const x of (await r.json()).filter((y) => y.status === "playing")) {
+      if (!byCode.has(x.code) || (x.your_turn && !byCode.get(x.code).your_turn)) byCode.set(x.code, x);
+    }
+    rows = [...byCode.values()];
   } catch { return; }
   if (!rows.length) return;
   const now = Date.now() / 1000;
