@@ -520,6 +520,8 @@ def test_on_loopback_the_invite_panel_says_how_to_reach_friends(page: Any, serve
     page.wait_for_selector("#invite-warn")
     warn = page.inner_text("#invite-warn")
     assert "HOST=0.0.0.0" in warn and "Wi-Fi" in warn
+    assert "`" not in warn  # the command is set as code, not in raw backticks
+    assert "HOST=0.0.0.0" in page.inner_text("#invite-warn code")
     assert page.locator("#invite-qr").count() == 0
 
 

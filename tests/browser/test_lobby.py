@@ -69,6 +69,30 @@ def test_a_friend_joins_by_link_and_a_reload_keeps_each_seat(browser: Any, serve
     friend.context.close()
 
 
+def test_the_invited_friend_lands_on_the_join_box_not_the_hosts_furniture(
+    browser: Any, server: Server
+) -> None:
+    """Issue 31, item 4: a friend who opens the link sees first how to take a seat; the invite
+    panel and the server's instructions are the host's, and the status speaks to the friend."""
+    host = new_person(browser)
+    code = open_table(host, server, "whot", players=2, friends=1, name="Ada")
+    host.wait_for_selector("#invite")  # the host's page offers the invite at once
+    assert "send them the invite link" in host.inner_text("#turn")
+    friend = new_person(browser, PHONE)
+    friend.goto(f"{server.url}/t/{code}")
+    friend.wait_for_selector("#join-name")
+    box = friend.locator("#join").bounding_box()
+    assert box and box["y"] + box["height"] <= PHONE["height"]  # in view without scrolling
+    assert "Join Ada's game of Whot!" in friend.inner_text("#join")
+    assert friend.locator("#invite").count() == 0 or not friend.locator("#invite").is_visible()
+    status = friend.inner_text("#turn")
+    assert "take a seat" in status and "invite" not in status, status
+    assert "`" not in friend.inner_text("main")
+    shoot(friend, "invitee-phone")
+    host.context.close()
+    friend.context.close()
+
+
 def test_options_of_several_choices_are_checkboxes(page: Any, server: Server) -> None:
     # Whot! declarations: "Last card", "Semi-last card", "Check up" may be on together.
     page.goto(server.url + "/")
