@@ -106,6 +106,62 @@ def test_on_a_phone_the_hand_the_call_card_and_the_prompt_show_without_scrolling
     board = page.locator("#board").bounding_box()
     chips = page.locator("#players").bounding_box()
     assert board and chips and chips["y"] > board["y"] + board["height"]
+    page.context.close()
+
+
+# Every element that cuts its words (hidden overflow, an ellipsis, a line clamp) and has more to
+# show than it shows: what a player cannot read.
+CUT_WORDS = """() => [...document.querySelectorAll('#app *')].filter((e) => {
+  const cs = getComputedStyle(e);
+  const hides = (o) => o === 'hidden' || o === 'clip';
+  const cuts = hides(cs.overflowX) || hides(cs.overflowY) || cs.textOverflow === 'ellipsis' ||
+    (cs.webkitLineClamp && cs.webkitLineClamp !== 'none');
+  if (!cuts || e.matches('.sr-only') || !e.getClientRects().length) return false;
+  if (!e.textContent.trim()) return false;
+  return e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1;
+}).map((e) => `${e.className}: ${e.textContent.trim().slice(0, 80)}`)"""
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_on_a_phone_no_word_that_matters_is_cut_off(
+    browser: Any, server: Server, players: int
+) -> None:
+    """Issue 31, item 2: "Since your last turn" was clamped to two lines, and the lines beside the
+    call card ended in "…" where they said who was suspended or picked. On a phone, after the
+    bots' moves, every line is whole: the newest events in words, a pick waiting, the power on
+    top."""
+    page = new_person(browser, PHONE)
+    bots = {str(i): "random" for i in range(1, players)}
+    seat_here(page, server, {"game": "whot", "players": players, "preset": "nigerian",
+                             "bots": bots, "name": "Ada"})  # fmt: skip
+    for _ in range(3):
+        page.wait_for_function(SETTLED, timeout=60_000)
+        if page.evaluate("!!window.parlourTable.msg.result"):
+            break
+        ply = page.evaluate("window.parlourTable.msg.ply")
+        page.evaluate("window.parlourTable.send(window.parlourTable.msg.legal.at(-1))")
+        page.wait_for_function(f"window.parlourTable.msg.ply > {ply}", timeout=60_000)
+    page.wait_for_function(SETTLED, timeout=60_000)
+    page.wait_for_function(
+        "!window.parlourTable.motion.busy && !window.parlourTable.pumping", timeout=60_000
+    )
+    if not page.evaluate("window.parlourTable.msg.result"):
+        since = page.inner_text("#since")
+        lines = [x["text"] for x in page.evaluate("window.parlourTable.lines")]
+        assert since.startswith("Since your last turn:")
+        assert lines[-1] in since  # the newest event, whole
+        assert "…" not in since
+        assert lines[-1] in page.inner_text(".whot-news")
+    assert page.evaluate(CUT_WORDS) == []
+    # the tallest prompt: a pick of five waiting (a 5 on top), the same view redrawn with it
+    page.evaluate(
+        "(() => { const t = window.parlourTable; t.drawView({...t.msg, view: {...t.msg.view, "
+        "pending_pick: 5, pick_number: 5, call_card: '5 circle', call: 'circle'}}); })()"
+    )
+    assert "Pick 5 waiting" in page.inner_text(".whot-info")
+    assert page.evaluate(CUT_WORDS) == []
+    for sel in (".whot-hand-wrap", ".whot-pile-top", "#turn", ".whot-market"):
+        assert in_view(page, sel), f"{sel} is not in view with {players} players and a pick"
     if players == 4:
         shoot(page, "whot-4-phone")
     page.context.close()
@@ -139,29 +195,55 @@ def test_on_a_phone_every_game_shows_its_board_hand_and_prompt(
     page.context.close()
 
 
-def test_a_long_hand_is_one_row_of_opaque_cards_whose_corners_do_not_collide(
-    browser: Any, server: Server
+# For each card of the hand: the points of a 32 px square at its top-left (its corner, with the
+# number and symbol) that are not the card itself when a finger lands there.
+COVERED_CORNERS = """(size) => [...document.querySelectorAll('.whot-hand .whot-card')]
+.flatMap((card) => {
+  const r = card.querySelector('.whot-edge').getBoundingClientRect();
+  const points = [[2, 2], [size - 2, 2], [2, size - 2], [size - 2, size - 2]];
+  return points.filter(([dx, dy]) => {
+    const hit = document.elementFromPoint(r.left + dx, r.top + dy);
+    return !hit || hit.closest('.whot-card') !== card;
+  }).map(([dx, dy]) => `${card.dataset.card} at +${dx},+${dy}`);
+})"""
+
+
+@pytest.mark.parametrize("deal", [15, 20])
+def test_a_long_hand_on_a_phone_leaves_every_card_a_tap_target_with_its_corner_in_view(
+    browser: Any, server: Server, deal: int
 ) -> None:
+    """Issue 31, item 8: 15 cards left 19 px strips, and raised cards hid their neighbours'
+    numbers. Every card keeps at least 32 px by 32 px of its top-left corner in view — where
+    its number and symbol are, and where a finger can tap it — in rows when one is too few."""
     page = new_person(browser, PHONE)
-    body = {"game": "whot", "players": 2, "preset": "nigerian", "options": {"deal": 14},
+    body = {"game": "whot", "players": 2, "preset": "nigerian", "options": {"deal": deal},
             "bots": {"1": "random"}, "name": "Ada"}  # fmt: skip
     seat_here(page, server, body)
     page.wait_for_function(SETTLED)
+    page.wait_for_function("!window.parlourTable.motion.busy && !window.parlourTable.pumping")
     cards = page.locator(".whot-hand .whot-card")
-    assert cards.count() >= 14
-    corners = [c.locator(".whot-face > text").first.bounding_box() for c in cards.all()]
-    tops = {round(b["y"]) for b in corners if b}
-    assert max(tops) - min(tops) <= 20, tops  # one row: only the raised cards stand higher
-    boxes = sorted((b for b in corners if b), key=lambda b: b["x"])
-    for a, b in itertools.pairwise(boxes):
-        assert a["x"] + a["width"] <= b["x"] + 0.5, (a, b)  # each corner number stays readable
+    assert cards.count() >= deal
+    assert in_view(page, ".whot-hand-wrap")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate(COVERED_CORNERS, 32) == []
+    rows = int(page.get_attribute(".whot-hand-svg", "data-rows") or 0)
+    assert 2 <= rows <= 3, rows  # more than one row fits 32 px strips
     opacities = page.eval_on_selector_all(
         ".whot-hand .whot-card", "els => els.map(e => getComputedStyle(e).opacity)"
     )
     assert set(opacities) == {"1"}, opacities  # never see-through
-    assert in_view(page, ".whot-hand-wrap")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    shoot(page, "whot-long-hand-phone")
+    # a raised (playable) card is tapped on its corner and played
+    legal = page.locator(".whot-hand .whot-card[data-move]")
+    if legal.count():
+        card = legal.first.get_attribute("data-card")
+        ply = page.evaluate("window.parlourTable.msg.ply")
+        box = legal.first.locator(".whot-edge").bounding_box()
+        assert box
+        page.mouse.click(box["x"] + 16, box["y"] + 16)
+        page.wait_for_function(f"window.parlourTable.msg.ply > {ply}")
+        assert card not in page.evaluate("window.parlourTable.msg.view.hand")
+    if deal == 15:
+        shoot(page, "whot-long-hand-phone")
     page.context.close()
 
 
@@ -297,7 +379,8 @@ def test_bot_strength_and_speed_are_chosen_in_words(page: Any, server: Server) -
     page.select_option("#players", "2")
     whot = levels["whot"]  # the ladder's levels of Whot!, each with its figures per rule set
     labels = page.locator("select[data-seat='1'] option").all_inner_texts()
-    assert labels == ["a friend (invite)", *(f"bot: {lv['name']}" for lv in whot)]
+    assert labels == ["a friend (invite)", "someone here (pass and play)",
+                      *(f"bot: {lv['name']}" for lv in whot)]  # fmt: skip
     legend = " ".join(page.inner_text(".levels-legend").split())
     for below, lv in itertools.pairwise(whot):
         # each level says, in words, how it did against the level below at these rules

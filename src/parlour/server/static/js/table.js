@@ -11,6 +11,9 @@ import { chatPanel } from "./chat.js";
 import { invitePanel, copyText } from "./invite.js";
 
 
+// "Since your last turn" shows this many of the newest lines, each whole
+const SINCE_LINES = 4;
+
 export async function table(root, code) {
   let info;
   try {
@@ -697,8 +700,10 @@ class TablePage {
     if (mine && !this.wasMine && !first && this.turnEndedAt !== null) {
       const news = this.lines.slice(this.turnEndedAt).map((l) => l.text);
       if (news.length) {
-        fill(e.since, h("strong", {}, "Since your last turn: "), news.slice(-6).join(" · "),
-          news.length > 6 ? ` (and ${news.length - 6} more in the log)` : "");
+        // every word of the newest lines is shown (never cut): the older ones are in the log
+        const shown = news.slice(-SINCE_LINES);
+        fill(e.since, h("strong", {}, "Since your last turn: "), shown.join(" · "),
+          news.length > shown.length ? ` (and ${news.length - shown.length} before, in the log)` : "");
         e.since.hidden = false;
       }
     }
