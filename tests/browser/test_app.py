@@ -441,6 +441,67 @@ def test_bot_moves_animate_one_after_another_and_end_in_the_view(page: Any, serv
     assert "turn" in page.evaluate("window.parlourTable.sound.asked")
 
 
+# Watches every animation frame for what the captions do wrong: two at once, one off the screen,
+# or one over something the player may have to tap. window.captionFaults lists each fault seen,
+# window.captionsSeen counts the captions.
+WATCH_CAPTIONS = """() => {
+  window.captionFaults = []; window.captionsSeen = 0;
+  const seen = new WeakSet();
+  const tappable = '#app [data-move], #app .clickable, #app button:not([disabled])';
+  const look = () => {
+    const caps = [...document.querySelectorAll('#motion-layer .motion-caption')];
+    if (caps.length > 1) window.captionFaults.push(`${caps.length} captions at once`);
+    const vw = document.documentElement.clientWidth, vh = innerHeight;
+    for (const c of caps) {
+      if (!seen.has(c)) { seen.add(c); window.captionsSeen += 1; }
+      const r = c.getBoundingClientRect();
+      if (r.left < 0 || r.top < 0 || r.right > vw || r.bottom > vh) {
+        window.captionFaults.push(`off the screen: ${c.textContent} at ${r.left},${r.top}`);
+      }
+      for (const x of document.querySelectorAll(tappable)) {
+        const b = x.getBoundingClientRect();
+        if (!b.width || !b.height) continue;
+        const w = Math.min(r.right, b.right) - Math.max(r.left, b.left);
+        const h = Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top);
+        const what = x.dataset.move || x.textContent.slice(0, 20);
+        if (w > 1 && h > 1) window.captionFaults.push(`over ${what}: ${c.textContent}`);
+      }
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+@pytest.mark.parametrize(("game", "players"), [("whot", 4), ("sorry", 4), ("whoswho-tricks", 4)])
+def test_captions_stay_on_screen_one_at_a_time_and_off_what_you_tap(
+    browser: Any, server: Server, game: str, players: int
+) -> None:
+    """Issue 31, item 3: the events' captions ran off the left edge and stacked over the market,
+    the call card, or your own START. Through several rounds of bot moves on a phone, at every
+    frame there is at most one caption, inside the screen, over nothing a player may tap."""
+    page = new_person(browser, PHONE)
+    bots = {str(i): "random" for i in range(1, players)}
+    seat_here(page, server, {"game": game, "players": players, "name": "Ada", "bots": bots,
+                             "bot_delay": 0.6})  # fmt: skip
+    page.evaluate(WATCH_CAPTIONS)
+    # bots at a readable pace and every move animated: generous waits for a loaded machine
+    for _ in range(4):
+        page.wait_for_function(SETTLED, timeout=90_000)
+        if page.evaluate("!!window.parlourTable.msg.result"):
+            break
+        ply = page.evaluate("window.parlourTable.msg.ply")
+        page.evaluate("window.parlourTable.send(window.parlourTable.msg.legal.at(-1))")
+        page.wait_for_function(f"window.parlourTable.msg.ply > {ply}", timeout=60_000)
+    page.wait_for_function(SETTLED, timeout=90_000)
+    page.wait_for_function(
+        "!window.parlourTable.motion.busy && !window.parlourTable.pumping", timeout=60_000
+    )
+    assert page.evaluate("window.captionsSeen") >= 3
+    assert page.evaluate("window.captionFaults") == []
+    page.context.close()
+
+
 def test_reduced_motion_means_no_animation(browser: Any, server: Server) -> None:
     ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
     page = ctx.new_page()
