@@ -319,7 +319,7 @@ class TablePage {
     const answer = await new Promise((resolve) => {
       this.whyWaiting.set(move, resolve);
       if (!this.sendJSON({type: "why", move})) resolve(null);
-      setTimeout(() => resolve(null), 4000);
+      setTimeout(() => resolve(null), 15000); // a busy server answers late: still worth saying
     });
     this.whyWaiting.delete(move);
     if (!answer || answer.legal) return;
@@ -588,6 +588,9 @@ class TablePage {
         const link = {seat: j.seat, token: j.token, ws: null, retry: 0};
         this.links.push(link);
         this.connect(link);
+        // the join may have started the game, its first view drawn before this answer came:
+        // the device is passed from now on, so the hand-off screen is decided again
+        if (this.msg) { this.revealed = false; this.drawHandoff(this.msg, this.msg.legal.length > 0); }
         nameIn.value = "";
         toast(`${name} sits at seat ${j.seat + 1}: the device is passed between you, each turn.`, "info");
       } catch (err) { toast("Could not seat them: " + err.message); }
@@ -717,7 +720,8 @@ class TablePage {
   drawHandoff(m, mine) {
     if (!this.passing) return;
     const e = this.el;
-    const live = !m.result && this.info.status === "playing";
+    // the view's own status: the table's news of the start may come after the first view
+    const live = !m.result && (m.status ?? this.info.status) === "playing";
     const toPlay = m.to_play ?? null;
     const next = this.links.find((l) => l.token && l.seat === toPlay) || null;
     const newGame = this.handoffGame !== undefined && this.handoffGame !== m.game_number;
