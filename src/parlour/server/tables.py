@@ -21,6 +21,7 @@ from typing import Any
 
 import parlour
 from parlour.bots import Bot, BotLimits, make_bot
+from parlour.bots.levels import bot_name
 from parlour.core import Match, Move, ParlourError, Result, RulesError, State
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import fresh_seed
@@ -43,6 +44,7 @@ __all__ = [
     "random_code",
     "rebuild",
     "seat_here",
+    "stand_in_name",
 ]
 
 MAX_NAME = 32
@@ -108,6 +110,13 @@ def clean_name(name: Any) -> str:
     if any(not ch.isprintable() for ch in text):
         raise TableError("name must not contain control characters")
     return text
+
+
+def stand_in_name(spec: str, game: str, person: str | None) -> str:
+    """The name of a bot playing on for an idle person: "medium bot (for Mum)", the bot named
+    after its level as everywhere people see it."""
+    name = bot_name(spec, game)
+    return (f"{name} (for {person})" if person else name)[:MAX_NAME]
 
 
 def _bot_names(bots: dict[int, str]) -> dict[int, str]:
@@ -387,7 +396,7 @@ class Table:
     def hand_to_bot(self, seat: int, spec: str = "hint") -> str:
         """An idle person's seat goes to a bot (their token no longer acts here); its name."""
         s = self.seats[seat]
-        s.name = f"{spec} bot (for {s.name})" if s.name else f"{spec} bot"
+        s.name = stand_in_name(spec, self.game.name, s.name)
         s.name = s.name[:MAX_NAME]
         s.bot, s.token_hash = spec, None
         s.player = make_bot(spec, self.game, seed=(self.match_seed + seat) % 2**63)
