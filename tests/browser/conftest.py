@@ -199,6 +199,13 @@ def open_table(
     return code
 
 
+def more_options(page: Any) -> None:
+    """Unfold the lobby form's "More options" (bot speed, clock, match, privacy, rated), as a
+    person taps it open."""
+    if page.locator("#more-options:not([open])").count():
+        page.click("#more-options > summary")
+
+
 def shoot(page: Any, name: str) -> Path:
     """Save a screenshot of the page as build/screenshots/NAME.png (full page)."""
     SHOTS.mkdir(parents=True, exist_ok=True)

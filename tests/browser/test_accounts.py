@@ -13,7 +13,7 @@ import pytest
 
 from parlour.cli import main as parlour_main
 
-from .conftest import DESKTOP, PHONE, Server, new_person, shoot
+from .conftest import DESKTOP, PHONE, Server, more_options, new_person, shoot
 from .test_app import axe_problems, play_first_moves_to_the_end
 
 PASSWORD = "correct horse battery"
@@ -65,6 +65,7 @@ def test_sign_up_play_rated_then_the_leaderboard_and_profile_show_it(
     page.select_option("#game", "whot")
     page.select_option("#players", "2")
     page.locator("select[data-seat]").first.select_option("random")
+    more_options(page)
     page.check("#rated")
     page.click("#create")
     page.wait_for_url("**/t/*")
@@ -145,6 +146,7 @@ def test_a_guest_at_a_rated_table_logs_in_and_comes_back_to_sit(
     host.select_option("#game", "whot")
     host.select_option("#players", "2")
     host.locator("select[data-seat]").first.select_option("")  # a friend
+    more_options(host)
     host.check("#rated")
     host.click("#create")
     host.wait_for_url("**/t/*")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .conftest import PHONE, Server, shoot
+from .conftest import PHONE, Server, more_options, shoot
 
 
 def test_a_correspondence_table_and_the_your_turn_list(page: Any, server: Server) -> None:
@@ -14,6 +14,7 @@ def test_a_correspondence_table_and_the_your_turn_list(page: Any, server: Server
     page.select_option("#game", "whot")
     page.select_option("#players", "2")
     page.select_option("select[data-seat='1']", "hint")
+    more_options(page)
     assert page.locator("#on-timeout").is_hidden()
     page.select_option("#correspondence", "86400")
     page.select_option("#on-timeout", "bot")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .conftest import PHONE, Server, new_person, open_table, shoot
+from .conftest import PHONE, Server, more_options, new_person, open_table, shoot
 
 
 def test_the_lobby_lists_every_game_with_its_presets_and_options(page: Any, server: Server) -> None:
@@ -121,6 +121,7 @@ def test_finished_games_are_listed_in_the_lobby_with_their_records(
     # The hint bot plays a card whenever one goes: with random play a Nigerian game can run to
     # thousands of moves, more than the loop below allows.
     page.select_option("select[data-seat='1']", "hint")
+    more_options(page)
     page.select_option("#match", "single")
     page.select_option("#bot-speed", "0.3")
     page.click("details.opts summary")
@@ -155,3 +156,89 @@ def test_finished_games_are_listed_in_the_lobby_with_their_records(
     record = mine.locator("a", has_text="record").first.get_attribute("href")
     rec = server.api(record)
     assert rec["game"] == "whot" and rec["moves"]
+
+
+def test_just_play_is_one_tap_at_the_top_and_remembers_the_last_choice(
+    browser: Any, server: Server
+) -> None:
+    """Issue 31, item 9: the lobby opened on Sorry! (alphabetical), the phone form was ~2,500 px
+    tall and levels were described in confidence intervals. It opens on Whot!, with one tap to
+    play against the computer at the top, the advanced options folded, the levels in words (the
+    figures one tap away); the last game, rules and level chosen come back."""
+    page = new_person(browser, PHONE)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#play-now-btn")
+    assert page.locator("h1").inner_text() == "Play a game"
+    assert page.input_value("#game") == "whot"  # the house's first game, not the alphabet's
+    button = page.locator("#play-now-btn")
+    assert button.inner_text() == "Play Whot! against the computer"
+    box = button.bounding_box()
+    assert box and box["y"] + box["height"] <= PHONE["height"]  # in view at once
+    assert "you and the medium bot" in page.inner_text("#play-now-what")
+    # the form: what most tables never change is folded, levels are said in words
+    assert not page.locator("#bot-speed").is_visible() and not page.locator("#private").is_visible()
+    legend = page.inner_text(".levels-legend")
+    assert "%" not in legend and "interval" not in legend
+    assert not page.locator("#levels-figures dd").first.is_visible()
+    form = page.locator("#create-form").bounding_box()
+    assert form and form["height"] < 1300, form  # it was about 2,500 px
+    shoot(page, "lobby-phone")
+    page.click("#levels-figures summary")
+    assert "95% interval" in page.inner_text("#levels-figures")
+    # one tap: a table of two, you and the medium bot, your turn soon
+    page.fill("#play-now-name", "Ada")
+    button.click()
+    page.wait_for_url("**/t/*")
+    code = page.url.rsplit("/", 1)[1]
+    info = server.api(f"/api/tables/{code}")
+    assert info["game"] == "whot" and info["players"] == 2
+    assert [s["name"] for s in info["seats"]] == ["Ada", "medium bot"]
+    page.wait_for_function("window.parlourTable && window.parlourTable.msg !== null")
+    # a table opened from the form is remembered: Sorry!, 3 players, the easy level
+    page.goto(server.url + "/")
+    page.select_option("#game", "sorry")
+    page.select_option("#players", "3")
+    for sel in page.locator("select[data-seat]").all():
+        sel.select_option(label="bot: easy")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#play-now-btn")
+    assert page.inner_text("#play-now-btn") == "Play Sorry! against the computer"
+    assert "you and 2 easy bots" in page.inner_text("#play-now-what")
+    assert page.input_value("#game") == "sorry"  # and the form opens on it
+    page.context.close()
+
+
+def test_two_packs_are_said_with_their_reason_and_one_tap_changes_it(
+    page: Any, server: Server
+) -> None:
+    """Issue 31, item 16: from four players the nigerian rules mix in a second pack (seed 002
+    advises it), and a player saw "Market 86" and cards twice with no word why."""
+    page.goto(server.url + "/")
+    page.select_option("#game", "whot")
+    page.select_option("#preset", "nigerian")
+    page.select_option("#players", "4")
+    note = page.locator("#game-note")
+    note.locator("[data-packs='2']").wait_for()
+    words = note.inner_text()
+    assert "Two packs (108 cards)" in words and "from 4 players" in words and "twice" in words
+    page.click("#one-pack")
+    note.locator("[data-packs='1']").wait_for()
+    assert "One pack (54 cards)" in note.inner_text() and "advise two" in note.inner_text()
+    page.fill("#name", "Ada")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    code = page.url.rsplit("/", 1)[1]
+    assert server.api(f"/api/tables/{code}")["rules"]["packs"] == 1
+    # and a two-pack table says so beside its market
+    page.goto(server.url + "/")
+    page.select_option("#game", "whot")
+    page.select_option("#preset", "nigerian")
+    page.select_option("#players", "4")
+    page.fill("#name", "Ada")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector(".whot-market [data-packs='2']")
+    assert page.text_content(".whot-market [data-packs='2']") == "2 packs"
+    assert "two packs" in (page.get_attribute(".whot-table-svg", "aria-label") or "")

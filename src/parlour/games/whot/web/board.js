@@ -51,7 +51,8 @@ export function drawOpponents(box, t, narrow) {
 export function drawMiddle(box, t) {
   const v = t.view;
   const cw = 64, chh = cw * CH / CW;
-  const svg = s("svg", {viewBox: `0 -12 ${cw * 2 + 60} ${chh + 46}`, class: "whot-table-svg", role: "group", "aria-label": "The market and the call card"});
+  const svg = s("svg", {viewBox: `0 -12 ${cw * 2 + 60} ${chh + (t.rules.packs === 2 ? 58 : 46)}`, class: "whot-table-svg", role: "group",
+    "aria-label": "The market and the call card" + (t.rules.packs === 2 ? ", two packs shuffled together" : "")});
   const drawMove = withSay({kind: "draw"}, t.moves, t.ui.say);
   const stack = s("g", {class: "whot-market" + (drawMove ? " legal" : ""), "data-market": v.pack_count});
   stack.append(s("rect", {x: 0, y: -4, width: cw + 16, height: chh + 36, fill: "transparent"})); // the whole place is the target
@@ -60,6 +61,8 @@ export function drawMiddle(box, t) {
   if (!v.pack_count) stack.append(s("rect", {x: 6, y: 4, width: cw, height: chh, rx: 6, fill: "none", stroke: "#cfe3d4", "stroke-dasharray": "4 3"}));
   if (drawMove) stack.append(s("rect", {class: "whot-glow", x: 3, y: 1, width: cw + 6 + layers * 2, height: chh + 6 + layers * 2, rx: 8}));
   stack.append(s("text", {x: 6 + cw / 2, y: chh + 26, "text-anchor": "middle", class: "whot-label"}, `Market ${v.pack_count}`));
+  // two packs shuffled together (a large table): why the market is big and cards come twice
+  if (t.rules.packs === 2) stack.append(s("text", {x: 6 + cw / 2, y: chh + 40, "text-anchor": "middle", class: "whot-label small", "data-packs": 2}, "2 packs"));
   if (drawMove) {
     const pick = v.pending_pick;
     stack.dataset.move = drawMove.text;

@@ -139,3 +139,32 @@ export function legend(name, value) {
   }
   return null;
 }
+
+// --- the lobby: how many packs these rules deal from, and why ----------------------------------
+
+const PACK_SIZE = 54;
+
+/** The lobby's note on rules `r` at a table of `players` (GET /api/games' option values): how
+ * many packs are shuffled together — from `two_packs_from` players the rules' source advises a
+ * second pack, which puts every card in twice — with one tap to change it. */
+export function lobbyNote(r, players, {set}) {
+  const needed = players * r.deal + (r.opening === "turn-up" ? 1 : 0);
+  const auto = r.packs === 0 || r.packs === "0";
+  const packs = auto ? (players >= r.two_packs_from || needed > PACK_SIZE ? 2 : 1) : Number(r.packs);
+  const oneFits = needed < PACK_SIZE || (needed === PACK_SIZE && r.empty_pack !== "end");
+  if (packs === 2) {
+    const why = auto && players >= r.two_packs_from
+      ? `these rules shuffle in a second pack from ${r.two_packs_from} players, as their source advises, so every card is there twice`
+      : auto ? "one pack cannot deal every hand" : "the rule options ask for two";
+    return h("p", {class: "whot-packs", "data-packs": 2},
+      h("strong", {}, `Two packs (${2 * PACK_SIZE} cards): `), `${why}. `,
+      oneFits ? h("button", {type: "button", class: "small-btn", id: "one-pack", onclick: () => set("packs", 1)},
+        "Play with one pack") : null);
+  }
+  if (!auto && players >= r.two_packs_from) {
+    return h("p", {class: "whot-packs", "data-packs": 1},
+      h("strong", {}, `One pack (${PACK_SIZE} cards)`), `, though these rules advise two from ${r.two_packs_from} players. `,
+      h("button", {type: "button", class: "small-btn", id: "two-packs", onclick: () => set("packs", 0)}, "As the rules advise"));
+  }
+  return h("p", {class: "whot-packs", "data-packs": 1}, `One pack (${PACK_SIZE} cards).`);
+}

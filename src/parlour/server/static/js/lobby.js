@@ -1,6 +1,7 @@
-// The lobby: open a table (game, rules and their options, seats and bots, clock, match),
-// join one by code, the open tables, this browser's finished games and whose turn it is in them,
-// the tournaments, the account and leaderboards.
+// The lobby: one tap to play the last game against the computer; open a table (game, rules and
+// their options, seats and bots, the rest folded under "More options"), join one by code, the
+// open tables, this browser's finished games and whose turn it is in them, the tournaments, the
+// account and leaderboards. A game's module may add a note on the rules chosen (`lobbyNote`).
 import { account, allTokens, api, myTables, remember } from "./api.js";
 import { h, fill, toast, duration } from "./dom.js";
 import { listTournaments } from "./tournament.js";
@@ -51,8 +52,10 @@ export async function lobby(root) {
   const learnLink = h("a", {id: "learn-link", href: "#", hidden: true}, "Learn to play (a short tutorial)");
   const matchSel = h("select", {id: "match"}, MATCHES.map(([v, t]) => h("option", {value: v}, t)));
   const createBtn = h("button", {type: "submit", id: "create", class: "primary"}, "Open the table");
+  const gameNote = h("div", {class: "game-note", id: "game-note", "aria-live": "polite"});
 
   let optionInputs = {};
+  const modules = {}; // the games' browser modules, loaded when a game is chosen (for lobbyNote)
 
   function game() { return byName[gameSel.value]; }
 
@@ -112,9 +115,36 @@ export async function lobby(root) {
       rows.push(h("li", {}, h("span", {class: "seatno"}, `Seat ${i + 1}`), " ", sel, who));
     }
     const levels = (g.levels || []).filter((lv) => lv.words);
+    const figures = levels.map((lv) => [lv, levelFigure(lv, presetSel.value, n)]).filter(([, f]) => f);
     fill(seatsBox, h("ul", {class: "plain"}, rows),
       n > 1 && levels.length ? h("dl", {class: "levels-legend"}, levels.map((lv) => [h("dt", {}, lv.name),
-        h("dd", {}, levelWords(lv, presetSel.value, n) + ".")])) : null);
+        h("dd", {}, lv.words + ".")])) : null,
+      n > 1 && figures.length ? h("details", {class: "levels-figures", id: "levels-figures"},
+        h("summary", {}, "How the levels were measured"),
+        h("dl", {class: "levels-legend"}, figures.map(([lv, f]) => [h("dt", {}, lv.name), h("dd", {}, `${f.text}.`)]))) : null);
+    drawNote();
+  }
+
+  /** The game's own note on the rules as chosen (Whot!: how many packs, and why), from its
+   * browser module; it may offer to change an option with one tap. */
+  async function drawNote() {
+    const g = game();
+    fill(gameNote);
+    if (!g.web?.module) return;
+    try {
+      modules[g.name] ??= import(g.web.module);
+      const mod = await modules[g.name];
+      if (game() !== g || typeof mod.lobbyNote !== "function") return;
+      const rules = {...(g.preset_rules[presetSel.value] || {}), ...overrides()};
+      fill(gameNote, mod.lobbyNote(rules, Number(players.value), {
+        set: (name, value) => {
+          const entry = optionInputs[name];
+          if (!entry) return;
+          if (entry.input.type === "checkbox") entry.input.checked = !!value; else entry.input.value = String(value);
+          drawNote();
+        },
+      }));
+    } catch (err) { console.error(err); }
   }
 
   function overrides() {
@@ -129,6 +159,7 @@ export async function lobby(root) {
   gameSel.addEventListener("change", drawPresets);
   presetSel.addEventListener("change", () => { drawOptions(); drawSeats(); });
   players.addEventListener("change", drawSeats);
+  optionsBox.addEventListener("change", drawNote);
 
   const corrSel = h("select", {id: "correspondence"}, CORRESPONDENCE.map(([v, t]) => h("option", {value: v}, t)));
   const timeoutSel = h("select", {id: "on-timeout"},
@@ -152,18 +183,22 @@ export async function lobby(root) {
     summary,
     h("div", {class: "row"}, h("label", {for: "preset"}, "Rules"), presetSel, rulesLink),
     h("p", {class: "learn-row"}, learnLink),
+    gameNote,
     h("details", {class: "opts"}, h("summary", {}, "Rule options"), optionsBox),
     h("div", {class: "row"}, h("label", {for: "players"}, "Seats"), players),
     seatsBox,
-    h("div", {class: "row"}, h("label", {for: "bot-speed"}, "Bot speed"), speedSel),
-    h("div", {class: "row"}, h("label", {for: "clock"}, "Move clock (seconds, 0 = none)"), clockIn),
-    h("div", {class: "row"}, h("label", {for: "match"}, "Match"), matchSel),
-    h("div", {class: "row"}, h("label", {for: "correspondence"}, "By correspondence"), corrSel),
-    timeoutRow,
     h("div", {class: "row"}, h("label", {for: "name"}, "Your name"), nameIn),
-    h("div", {class: "row"}, h("label", {}, privateIn, " Private: not listed, friends join by the link")),
-    h("div", {class: "row"}, h("label", {}, ratedIn, " Rated"), ratedWhy),
-    h("div", {class: "row"}, h("label", {for: "on-idle"}, "A player gone for 5 minutes"), idleSel),
+    // what most tables never change, one tap away
+    h("details", {class: "more-options", id: "more-options"},
+      h("summary", {}, "More options: bot speed, clock, match, privacy, rated"),
+      h("div", {class: "row"}, h("label", {for: "bot-speed"}, "Bot speed"), speedSel),
+      h("div", {class: "row"}, h("label", {for: "clock"}, "Move clock (seconds, 0 = none)"), clockIn),
+      h("div", {class: "row"}, h("label", {for: "match"}, "Match"), matchSel),
+      h("div", {class: "row"}, h("label", {for: "correspondence"}, "By correspondence"), corrSel),
+      timeoutRow,
+      h("div", {class: "row"}, h("label", {}, privateIn, " Private: not listed, friends join by the link")),
+      h("div", {class: "row"}, h("label", {}, ratedIn, " Rated"), ratedWhy),
+      h("div", {class: "row"}, h("label", {for: "on-idle"}, "A player gone for 5 minutes"), idleSel)),
     createBtn);
 
   form.addEventListener("submit", async (e) => {
@@ -200,6 +235,9 @@ export async function lobby(root) {
       delete body.idle_timeout;
     }
     createBtn.disabled = true;
+    const firstBot = seatsBox.querySelector("select[data-seat]");
+    const level = firstBot?.selectedOptions[0]?.dataset.level;
+    if (level) rememberPlay({game: body.game, preset: body.preset, players: body.players, level});
     try {
       const t = await api("/api/tables", body);
       remember(t.code, {token: t.token, seat: t.seat, host: t.host_token, game: body.game, here: t.here || []});
@@ -232,7 +270,9 @@ export async function lobby(root) {
   const tournamentList = h("ul", {id: "lobby-tournaments", class: "tables"});
   const turnList = h("ul", {id: "my-turns", class: "tables"});
   fill(root,
-    // first, above the form: a phone shows the games waiting for you without scrolling
+    h("h1", {class: "lobby-title"}, "Play a game"),
+    playNow(games, byName, me, () => { form.scrollIntoView({block: "start"}); gameSel.focus(); }),
+    // above the form: a phone shows the games waiting for you without scrolling
     h("section", {class: "card", id: "turns-card", hidden: true}, h("h2", {}, "Your turn"), turnList),
     h("div", {class: "lobby"}, form,
       h("div", {class: "side"}, accountCard,
@@ -248,9 +288,13 @@ export async function lobby(root) {
         h("p", {class: "small"}, "The HTTP API: ", h("a", {href: "/docs"}, "/docs"), "."))));
   // /?game=NAME&preset=NAME (from a rules page): that game and rule set chosen
   const asked = new URLSearchParams(location.search);
-  if (byName[asked.get("game")]) gameSel.value = asked.get("game");
+  const last = lastPlay();
+  // the game asked for by the link, else the last one played here, else the house's first
+  const first = [asked.get("game"), last?.game].find((x) => byName[x]) || games[0].name;
+  gameSel.value = first;
   drawPresets();
-  if (game().presets.includes(asked.get("preset"))) { presetSel.value = asked.get("preset"); drawOptions(); }
+  const preset = asked.get("preset") || (first === last?.game ? last.preset : null);
+  if (game().presets.includes(preset)) { presetSel.value = preset; drawOptions(); drawSeats(); }
   listTables(openList, byName);
   listFinished(doneList, byName);
   listTournaments(tournamentList, 5);
@@ -361,10 +405,66 @@ function mapEditor(id, option, value) {
 /** What a level's bot does and, measured on the bot ladder (docs/bots.md), how often it beat the
  * level below: the figure of these rules at this table size, else of these rules, else the first. */
 function levelWords(lv, preset, players) {
-  const figures = lv.vs_below || [];
-  const m = figures.find((f) => f.rules === preset && f.players === players)
-    || figures.find((f) => f.rules === preset) || figures[0];
+  const m = levelFigure(lv, preset, players);
   return m ? `${lv.words}; ${m.text}` : lv.words;
+}
+
+function levelFigure(lv, preset, players) {
+  const figures = lv.vs_below || [];
+  return figures.find((f) => f.rules === preset && f.players === players)
+    || figures.find((f) => f.rules === preset) || figures[0] || null;
+}
+
+const PLAY_KEY = "parlour:play-now";
+
+/** The game, rules, table size and level last chosen here ("play now" plays them again). */
+function lastPlay() {
+  try { return JSON.parse(localStorage.getItem(PLAY_KEY) || "null"); } catch { return null; }
+}
+
+function rememberPlay(choice) {
+  localStorage.setItem(PLAY_KEY, JSON.stringify(choice));
+}
+
+/** One tap to play: the last game, rules and level chosen here (at first the house's first game,
+ * two players, its middle level) against the computer. */
+function playNow(games, byName, me, elsewhere) {
+  const last = lastPlay();
+  const g = byName[last?.game] || games[0];
+  const preset = g.presets.includes(last?.preset) ? last.preset : g.default_preset;
+  const [lo, hi] = g.players;
+  const players = Math.min(hi, Math.max(lo, Number(last?.players) || 2));
+  const levels = g.levels?.length ? g.levels : g.bots.map((b) => ({name: b, bot: b, words: ""}));
+  const level = levels.find((lv) => lv.name === last?.level) || levels.find((lv) => lv.name === "medium") || levels[0];
+  const known = me?.username || localStorage.getItem("parlour:name") || "";
+  const nameIn = known ? null : h("input", {id: "play-now-name", maxlength: 32, placeholder: "your name",
+    "aria-label": "Your name", autocomplete: "nickname"});
+  const go = h("button", {type: "button", class: "primary play-now-btn", id: "play-now-btn"},
+    `Play ${g.title} against the computer`);
+  go.addEventListener("click", async () => {
+    const name = known || nameIn?.value.trim() || "Player";
+    if (nameIn?.value.trim()) localStorage.setItem("parlour:name", name);
+    const bots = {};
+    for (let seat = 1; seat < players; seat++) bots[seat] = level.name;
+    go.disabled = true;
+    try {
+      const t = await api("/api/tables", {game: g.name, preset, players, bots, name});
+      rememberPlay({game: g.name, preset, players, level: level.name});
+      remember(t.code, {token: t.token, seat: t.seat, host: t.host_token, game: g.name});
+      location.href = t.link;
+    } catch (err) {
+      toast("The table could not be opened: " + err.message);
+      go.disabled = false;
+    }
+  });
+  const others = players === 2 ? `the ${level.name} bot` : `${players - 1} ${level.name} bots`;
+  const change = h("a", {href: "#create-form", id: "play-now-change"}, "another game, rules or level");
+  change.addEventListener("click", (ev) => { ev.preventDefault(); elsewhere(); });
+  return h("section", {class: "card play-now", id: "play-now"},
+    go,
+    h("p", {class: "small", id: "play-now-what"}, `${preset} rules · you and ${others}` +
+      (level.words ? ` (${level.words})` : "") + " · ", change),
+    nameIn ? h("div", {class: "row"}, h("label", {for: "play-now-name"}, "Your name"), nameIn) : null);
 }
 
 function range(lo, hi) { const out = []; for (let i = lo; i <= hi; i++) out.push(i); return out; }
