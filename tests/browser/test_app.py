@@ -626,6 +626,49 @@ def test_chat_is_text_only_limited_and_mutable(browser: Any, server: Server) -> 
     friend.context.close()
 
 
+def test_on_a_phone_a_line_said_shows_a_count_and_the_line_until_chat_is_opened(
+    browser: Any, server: Server
+) -> None:
+    """Issue 31, item 6: chat sat about 1,300 px down a phone's page, with no unread badge, toast
+    or sound. A line said while the chat is out of view counts on the Chat button at the top,
+    shows at the top of the screen with a sound, and a tap opens the chat and clears the count."""
+    host = new_person(browser)
+    code = open_table(host, server, "whot", players=2, friends=1)
+    friend = new_person(browser, PHONE)
+    friend.goto(f"{server.url}/t/{code}")
+    friend.fill("#join-name", "Bob")
+    friend.click("#join-btn")
+    for p in (host, friend):
+        p.wait_for_function(READY)
+    friend.wait_for_function("window.parlourTable.seat !== null")
+    friend.wait_for_selector(".whot-hand .whot-card")  # the game drawn: the page at its length
+    lines = friend.locator("#chat-lines").bounding_box()
+    assert lines and lines["y"] + lines["height"] > PHONE["height"]  # below the fold
+    assert friend.locator("#chat-unread").is_hidden()
+    for n, line in enumerate(["Nice move!", "Your turn, Bob"], start=1):
+        host.fill("#chat-text", line)
+        host.press("#chat-text", "Enter")
+        friend.wait_for_function(
+            f"document.querySelector('#chat-unread').textContent === '{n}'", timeout=20_000
+        )
+        peek = friend.locator("#chat-peek")
+        assert peek.is_visible() and f"Ada: {line}" in peek.inner_text()
+        box = peek.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    assert friend.get_attribute("#chat-btn", "aria-label") == "Chat: 2 new lines"
+    assert "chat" in friend.evaluate("window.parlourTable.sound.asked")
+    shoot(friend, "chat-unread-phone")
+    friend.click("#chat-btn")
+    friend.wait_for_function(
+        "(() => { const r = document.querySelector('#chat').getBoundingClientRect(); "
+        "return r.top < innerHeight && r.bottom > 0; })()"
+    )
+    assert friend.locator("#chat-unread").is_hidden() and friend.locator("#chat-peek").is_hidden()
+    assert friend.evaluate("document.activeElement.id") == "chat-text"
+    host.context.close()
+    friend.context.close()
+
+
 def test_a_rematch_takes_everyone_to_the_same_seats(browser: Any, server: Server) -> None:
     host = new_person(browser)
     host.goto(server.url + "/")

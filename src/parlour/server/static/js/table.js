@@ -84,6 +84,9 @@ class TablePage {
       rulesLink: h("a", {class: "small-btn button-link", id: "rules-link", href: `/rules/${i.game}`}, "Rules"),
       mute: h("button", {type: "button", id: "mute", class: "small-btn", "aria-pressed": muted ? "true" : "false"},
         muted ? "Sound off" : "Sound on"),
+      chatBtn: h("button", {type: "button", id: "chat-btn", class: "small-btn", "aria-controls": "chat"}, "Chat",
+        h("span", {class: "badge", id: "chat-unread", hidden: true})),
+      chatPeek: h("button", {type: "button", id: "chat-peek", class: "chat-peek", hidden: true, "aria-live": "polite"}),
       status: h("p", {class: "turn", id: "turn", "aria-live": "polite"}),
       clock: h("span", {class: "clock", id: "clock", role: "timer", hidden: true}, clockIcon(), h("span", {class: "clock-left"})),
       since: h("p", {class: "since", id: "since", hidden: true}),
@@ -112,9 +115,20 @@ class TablePage {
       seat: () => this.seat,
       seats: () => this.info.seats,
       say: (text) => this.sendJSON({type: "chat", text}),
-      onLine: (l) => { if (l.seat !== this.seat) sound.play("chat"); },
+      onLine: (lines) => this.heard(lines),
     });
     e.inviteBtn.addEventListener("click", () => this.toggleInvite());
+    // chat is far down a phone's page: a badge counts the lines said while it was out of view,
+    // the newest shows at the top for a moment, and either opens it
+    this.unread = 0;
+    this.chatInView = false;
+    e.chatBtn.addEventListener("click", () => this.openChat());
+    e.chatPeek.addEventListener("click", () => this.openChat());
+    // in view: its lines all but whole on the screen (a heading at the foot of it is not)
+    new IntersectionObserver(([entry]) => {
+      this.chatInView = entry.intersectionRatio >= 0.9;
+      if (this.chatInView) this.markChatRead();
+    }, {threshold: [0, 0.9, 1]}).observe(this.chat.el.querySelector("#chat-lines"));
     e.hintBtn.addEventListener("click", () => this.askHint());
     e.mute.addEventListener("click", () => {
       const on = !sound.muted();
@@ -124,11 +138,11 @@ class TablePage {
     });
     e.playersTop.append(e.players);
     this.el.page = h("div", {class: "table-page"});
-    fill(this.root, e.handoff,
+    fill(this.root, e.handoff, e.chatPeek,
       fill(this.el.page,
         h("header", {class: "table-head"},
           h("div", {class: "table-name"}, e.title, " ", e.rules),
-          h("div", {class: "head-right"}, e.code, e.inviteBtn, e.rulesLink, e.mute, e.conn)),
+          h("div", {class: "head-right"}, e.code, e.inviteBtn, e.rulesLink, e.chatBtn, e.mute, e.conn)),
         e.rematch,
         e.join,
         e.inviteBox,
@@ -210,6 +224,41 @@ class TablePage {
       if (w) return w;
     } catch (err) { console.error(err); }
     return text;
+  }
+
+  /** Lines said at the table, new to this page (the recent ones too, on arriving): a sound, and
+   * — when the chat is out of view — a count on the Chat button and the newest line at the top
+   * of the screen for a moment. Lines said at this device are no news. */
+  heard(lines) {
+    const news = lines.filter((l) => !this.links.some((x) => x.token && x.seat === l.seat));
+    if (!news.length) return;
+    const line = news[news.length - 1];
+    sound.play("chat");
+    if (this.chatInView) return;
+    this.unread += news.length;
+    const badge = this.el.chatBtn.querySelector(".badge");
+    badge.textContent = String(this.unread);
+    badge.hidden = false;
+    this.el.chatBtn.setAttribute("aria-label", `Chat: ${this.unread} new line${this.unread === 1 ? "" : "s"}`);
+    const peek = this.el.chatPeek;
+    fill(peek, h("strong", {}, `${line.name}: `), line.text, h("span", {class: "chat-peek-go"}, " — tap to answer"));
+    peek.hidden = false;
+    clearTimeout(this.peekTimer);
+    this.peekTimer = setTimeout(() => { peek.hidden = true; }, 6000);
+  }
+
+  openChat() {
+    this.el.chatPeek.hidden = true;
+    this.chat.el.scrollIntoView({block: "center"});
+    this.chat.el.querySelector("#chat-text")?.focus({preventScroll: true});
+    this.markChatRead();
+  }
+
+  markChatRead() {
+    this.unread = 0;
+    this.el.chatBtn.querySelector(".badge").hidden = true;
+    this.el.chatBtn.removeAttribute("aria-label");
+    this.el.chatPeek.hidden = true;
   }
 
   // --- the connection: one websocket for each seat held here (or one, to watch) -----------
