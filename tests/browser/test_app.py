@@ -771,8 +771,13 @@ def test_the_rules_page_lists_every_option_and_the_presets_powers(
     )
 
 
+# A 390 x 844 phone's page under its browser's bars (the address bar and the toolbar): what a
+# person sees of it without scrolling.
+PHONE_IN_A_BROWSER = {"width": 390, "height": 664}
+
+
 def test_the_whot_tutorial_is_played_by_clicking(browser: Any, server: Server) -> None:
-    page = new_person(browser, PHONE)
+    page = new_person(browser, PHONE_IN_A_BROWSER)
     page.goto(server.url + "/")
     page.select_option("#game", "whot")
     page.click("#learn-link")
@@ -785,6 +790,20 @@ def test_the_whot_tutorial_is_played_by_clicking(browser: Any, server: Server) -
             page.wait_for_selector("#learn-note:not([hidden])")
             assert "cannot" in page.inner_text("#learn-note")
         expect = step["expect"]
+        # issue 31, item 12: on a phone the step's words and what to tap are in view together,
+        # without scrolling (the hand was half below the fold while step 1 said "tap your 7")
+        target = (
+            ".whot-hand [data-opens='call']"
+            if expect.startswith("play whot call ")
+            else ".whot-market[data-move]"
+            if expect == "draw"
+            else f".whot-hand [data-move='{expect}']"
+        )
+        for sel in ("#learn-say", target):
+            box = page.locator(sel).first.bounding_box()
+            assert box and 0 <= box["y"] and box["y"] + box["height"] <= 664, (k, sel, box)
+        if k == 0:
+            shoot(page, "learn-whot-phone")
         if expect.startswith("play whot call "):
             page.click(".whot-hand [data-opens='call'] .whot-face > text >> nth=0")
             page.click(f".whot-sym[data-move='{expect}']")
@@ -794,8 +813,6 @@ def test_the_whot_tutorial_is_played_by_clicking(browser: Any, server: Server) -
             page.locator(f".whot-hand [data-move='{expect}'] .whot-face > text").first.click()
         page.wait_for_selector("#learn-next:not([hidden])")
         assert page.inner_text("#learn-say") == step["done"]
-        if k == 1:
-            shoot(page, "learn-whot-phone")
         if k < len(tut["steps"]) - 1:
             page.click("#learn-next")
     assert page.inner_text("#learn-next") == "Play a real game"
