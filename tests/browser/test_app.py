@@ -751,18 +751,46 @@ def test_the_rules_page_lists_every_option_and_the_presets_powers(
     whot = next(g for g in server.api("/api/games") if g["name"] == "whot")
     page.goto(server.url + "/rules/whot?preset=nigerian")
     page.wait_for_selector(".rule")
-    assert page.locator(".rule").count() == len(whot["options"])
-    assert page.locator(".rule-source").count() == sum(1 for o in whot["options"] if o["source"])
+    # issue 31, item 13: first the game in plain words with the powers drawn as cards, then the
+    # options, the sources last
+    assert page.inner_text("h1") == "How to play Whot!"
+    order = page.evaluate(
+        "['#how-to-play', '#rules-options', '#sources'].map(s => "
+        "[...document.querySelectorAll('main *')].indexOf(document.querySelector(s)))"
+    )
+    assert order == sorted(order) and -1 not in order, order
+    how = page.inner_text("#how-to-play")
+    assert (
+        "Each player is dealt 5 cards" in how and "A WHOT card (worth 20) follows anything" in how
+    )
     powers = whot["preset_rules"]["nigerian"]["powers"]
-    items = page.locator(".whot-legend .whot-legend-item")
-    assert items.count() == len(powers)
+    drawn = page.locator("#how-to-play .whot-legend .whot-legend-item")
+    assert drawn.count() == len(powers)
+    assert page.locator("#how-to-play .whot-legend svg").count() == len(powers)  # as cards
+    assert page.locator(".rule").count() == len(whot["options"])
+    with_source = [o for o in whot["options"] if o["source"]]
+    assert page.locator("#sources li.rule-source").count() == len(with_source)
+    assert page.locator(".rule .rule-source").count() == 0  # not among the options
+    cite = page.locator("#rule-deal .rule-cite")
+    target = cite.get_attribute("href")
+    assert target and page.locator(f"{target}[data-option='deal']").count() == 1
+    items = page.locator("#rule-powers .whot-legend .whot-legend-item")
     legend = {i.get_attribute("data-number"): i.get_attribute("data-power") for i in items.all()}
     assert legend == powers
-    assert page.locator(".whot-legend svg").count() == len(powers)  # each power on a card
-    page.locator("#rule-powers").scroll_into_view_if_needed()
-    page.evaluate("document.querySelector('#rule-powers').scrollIntoView({block: 'center'})")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "rules-desktop.png"))  # the legend, in view
+    page.screenshot(path=str(SHOTS / "rules-desktop.png"))  # how to play, the powers as cards
+    page.set_viewport_size(PHONE)
+    shoot(page, "rules-phone")
+    page.set_viewport_size(DESKTOP)
+    # every game's page starts with how to play it, in steps
+    for game, words in [("sorry", "START"), ("whoswho-tricks", "Preference"),
+                        ("whoswho-books", "Thank you")]:  # fmt: skip
+        page.goto(f"{server.url}/rules/{game}")
+        page.wait_for_selector("#how-to-play .how-steps li")
+        assert page.locator("#how-to-play .how-steps li").count() >= 4
+        assert words in page.inner_text("#how-to-play")
+    page.goto(server.url + "/rules/whot?preset=nigerian")
+    page.wait_for_selector(".rule")
     page.select_option("#rules-preset", "english")
     page.wait_for_url("**preset=english")
     page.wait_for_selector(".rule")

@@ -9,7 +9,7 @@
 import { h, s, fill } from "/static/js/dom.js";
 import { drawBoard } from "./board.js";
 import { allMoves, autoSelect, describe, legalTexts, noSelection } from "./choices.js";
-import { SIZE, fromWire } from "./geometry.js";
+import { CARD_TEXT, SIZE, fromWire } from "./geometry.js";
 import { drawHand } from "./hand.js";
 import { animateEvents, readEvent } from "./log.js";
 import { drawControls, drawLegend, promptWords } from "./prompt.js";
@@ -104,4 +104,26 @@ export function mount(el, ctx) {
       if (node) node.classList.add("hinted");
     },
   };
+}
+
+/** How to play Sorry! under rules `r`, in plain words with every card's move: the first thing
+ * the rules page says. */
+export function howToPlay(r) {
+  const goal = r.partnership
+    ? "Partners (red with yellow, blue with green) move their own and each other's pawns; the first pair with all eight pawns HOME wins."
+    : r.point_score
+      ? "Each player holds a hand of cards and plays one a turn; the game is scored by the pawns HOME and the bonuses at the end."
+      : "The first player with all four pawns HOME wins.";
+  const steps = [
+    "Each colour's four pawns start in START. On your turn, draw a card and do what it says with one pawn (a 7 may be split between two).",
+    "A pawn leaves START only with a 1 or a 2, onto the square in front of START; it goes round the board the way the arrows point.",
+    "Land on another pawn and it goes back to its START (yours cannot share a square). Stop on the triangle at the start of another colour's slide and slide to its end, sending every pawn on the way back to START.",
+    "Near the end of its way round a pawn turns into its own safety zone, where nobody can touch it, and must reach HOME by an exact count.",
+    goal,
+  ];
+  return h("div", {class: "sorry-how"},
+    h("ol", {class: "how-steps"}, steps.map((x) => h("li", {}, x))),
+    h("h3", {}, "The cards"),
+    h("dl", {class: "how-cards"}, Object.entries(CARD_TEXT).map(([card, words]) => [
+      h("dt", {}, card === "S" ? "SORRY!" : card), h("dd", {}, words)])));
 }

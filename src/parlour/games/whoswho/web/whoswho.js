@@ -14,7 +14,7 @@
 // legal and never reads move or event text.
 
 import {h, fill} from "/static/js/dom.js";
-import {COLOUR, WORDS, cap, character, parse} from "./cards.js";
+import {COLOUR, SUITS, WORDS, cap, character, emblemIcon, parse} from "./cards.js";
 import {pendingBox, playersPanel, tableKey, tableSvg, tricksInfo} from "./board.js";
 import {booksHand, tricksHand} from "./hand.js";
 import {animateEvents, dealSummary, historyPanel, news} from "./log.js";
@@ -136,4 +136,29 @@ export function mount(el, ctx) {
     resultWords: () => overWords,
     pointsLabel: () => (books ? "Books" : "Points"),
   };
+}
+
+/** How to play either game of Who's Who under rules `r`, in plain words, with the suits drawn:
+ * the first thing the rules page says. */
+export function howToPlay(r, game) {
+  const suits = h("ul", {class: "how-suits"}, SUITS.map((s) => h("li", {}, emblemIcon(s, 22), ` ${cap(s)} (${COLOUR[s]})`)));
+  const books = game === "whoswho-books";
+  const steps = books ? [
+    "All the cards are dealt. Four cards of one number make a book, laid down at once.",
+    "On your call, ask another player for a card of a number you hold: “Bob, the Seven of Money, please”.",
+    r.thank_you === false ? "If they hold it, they give it to you." :
+      "If they hold it, they give it to you, and you say “Thank you” before calling again — forget, and the card goes back and the call passes to them.",
+    r.success_keeps_turn === false ? "After a card is given the call passes to the left; a refused call passes to the player called on." :
+      "A card given lets you call again; a refused call passes to the player called on.",
+    "When every book is down, the most books wins." + (r.success_keeps_turn === false && r.given_back_ends
+      ? ` (Here a card given ${r.given_back_ends} times with no book made ends the game, the books as they stand.)` : ""),
+  ] : [
+    `Each player is dealt ${r.hand_size ?? 5} cards; the rest are laid aside unseen. The player on the dealer's left looks at their hand and names a suit the Preference (trumps) until the next deal.`,
+    "That player leads a card; each in turn plays one" + (r.must_follow === false ? "." : ", following the suit led if they can."),
+    "The highest Preference card played wins the trick; with none, the highest card of the suit led. The winner leads the next.",
+    "Each trick won is a point" + (r.partnerships ? " (partners sitting opposite count together)" : "") +
+      ". The deal passes to the left; after every deal is played the most points wins.",
+  ];
+  return h("div", {class: "ww-how"}, h("ol", {class: "how-steps"}, steps.map((x) => h("li", {}, x))),
+    h("h3", {}, "The suits"), suits, h("p", {}, "Each suit has the numbers 3 to 15, every card a character of its own."));
 }

@@ -5,7 +5,7 @@
 // of msg.moves, the legal moves with their fields ({text, kind, card, call, power, say}): choices
 // are built from the fields, never by reading move texts.
 import { h, s, fill } from "/static/js/dom.js";
-import { CW, CH, POWER_WORDS, face } from "./cards.js";
+import { CW, CH, POWER_WORDS, SAY_WORDS, face } from "./cards.js";
 import { drawMiddle, drawOpponents } from "./board.js";
 import { drawHand } from "./hand.js";
 import { animateEvents, readNews } from "./log.js";
@@ -138,6 +138,39 @@ export function legend(name, value) {
       : "A WHOT only calls a symbol.");
   }
   return null;
+}
+
+// --- the rules page: the game in plain words ----------------------------------------------------
+
+/** How to play Whot! under rules `r` (GET /api/games' option values), in plain words, with the
+ * powers drawn as cards: the first thing the rules page says. */
+export function howToPlay(r) {
+  const opening = r.opening === "turn-up"
+    ? "The top card of the market is turned up as the first call card."
+    : "The player to the dealer's left leads with any card; it becomes the call card.";
+  const follow = ["Play one card that matches the call card's symbol or its number: a 7 circle follows any circle or any 7.",
+    "A WHOT card (worth 20) follows anything; its player calls the symbol the next player must follow."];
+  const draw = r.may_draw_instead
+    ? "You may always go to market (draw one card) instead of playing; with nothing that follows you must."
+    : "With nothing that follows, go to market: draw one card, and play passes on.";
+  const steps = [
+    `Each player is dealt ${r.deal} cards. ${opening}`,
+    ...follow,
+    draw,
+    "The first to play their last card wins the game. The others score the card points left in their hands " +
+      "(a star card counts double its number, a WHOT 20): lower is better over a match.",
+  ];
+  if (Array.isArray(r.declarations) && r.declarations.length) {
+    steps.push(`Say ${r.declarations.map((d) => `“${SAY_WORDS[d] || d}”`).join(" and ")} when it is due, or pick two as a penalty.`);
+  }
+  const powers = r.powers && typeof r.powers === "object" ? r.powers : {};
+  const pickAnswer = r.pick_stacking === false ? "" :
+    " A pick is passed on by answering with a card of the same number" + (r.whot_answers_pick ? " or a WHOT" : "") + ".";
+  return h("div", {class: "whot-how"},
+    h("ol", {class: "how-steps"}, steps.map((x) => h("li", {}, x))),
+    Object.keys(powers).length
+      ? [h("h3", {}, "The special cards of these rules"), legend("powers", powers), pickAnswer ? h("p", {}, pickAnswer.trim()) : null]
+      : h("p", {}, "No card has a special power in these rules: only symbols and numbers count."));
 }
 
 // --- the lobby: how many packs these rules deal from, and why ----------------------------------
