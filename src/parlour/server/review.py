@@ -85,7 +85,8 @@ def game_steps(
     move i. Each step is what the game's module needs of a `view` message — the view (whole at
     step 0, then only the keys that changed, and the keys gone), the events the move made (as
     objects and in words); open, each player's private part of the view too. `viewer` is a seat
-    (from 0) or None for a spectator; `open_hands` needs a finished game."""
+    (from 0) or None for a spectator; `open_hands` needs a finished game. A step where the viewer
+    (or, open, anyone) is to move holds `choices`: the legal moves with their fields."""
     game = make(record.game, players=record.players, rules=record.rules)
     gi = info(record.game)
     state: State = game.new_game(seed=record.seed, **record.setup)
@@ -130,6 +131,11 @@ def game_steps(
                 entry["removed"] = gone
         if open_hands:
             entry["hands"] = [view_to_wire(private_parts(state, p)) for p in range(n)]
+        # the legal moves of a decision the viewer could see (their own, or every one with the
+        # hands open), with their fields: the browser says a move in the game's words from them
+        p = None if state.is_over else state.to_play
+        if p is not None and (open_hands or p == viewer):
+            entry["choices"] = [m.to_wire() for m in state.legal_moves()]
         sent, seen = whole, len(events)
         steps.append(entry)
 
