@@ -28,11 +28,13 @@ from openskill.models import PlackettLuce
 __all__ = [
     "MODEL",
     "PROVISIONAL_SIGMA",
+    "SCALE",
     "Rating",
     "bot_player",
     "for_people",
     "ordinal",
     "player_of_seat",
+    "points",
     "rate",
     "shown",
 ]
@@ -90,11 +92,15 @@ def rate(before: dict[str, Rating], ranks: dict[str, int]) -> dict[str, Rating]:
     return {n: Rating(float(t[0].mu), float(t[0].sigma)) for n, t in zip(names, new, strict=True)}
 
 
+def points(mu: float) -> int:
+    """A skill `mu` as the number people see: 1500 for a newcomer's 25, never negative."""
+    return max(0, round(BASE + SCALE * (mu - float(MODEL.mu))))
+
+
 def shown(mu: float, sigma: float) -> tuple[int, bool]:
     """The rating people see for (mu, sigma), and whether it is provisional: 1500 for a newcomer,
     never negative."""
-    start = float(MODEL.mu)
-    return max(0, round(BASE + SCALE * (mu - start))), sigma > PROVISIONAL_SIGMA
+    return points(mu), sigma > PROVISIONAL_SIGMA
 
 
 def for_people(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
