@@ -167,6 +167,39 @@ def test_on_a_phone_no_word_that_matters_is_cut_off(
     page.context.close()
 
 
+# A 1280 x 900 window at 200% zoom: the page is laid out for 640 x 450 CSS pixels.
+ZOOMED = {"width": 640, "height": 450}
+
+
+ZOOM_PARTS = [
+    ("whot", (".whot-hand-wrap", ".whot-pile-top")),
+    ("sorry", (".sorry-prompt", ".sorry-board")),
+]
+
+
+@pytest.mark.parametrize(("game", "parts"), ZOOM_PARTS)
+def test_at_200_percent_zoom_the_hand_and_the_prompt_are_in_view(
+    browser: Any, server: Server, game: str, parts: tuple[str, ...]
+) -> None:
+    """Issue 31, item 18: at 200% zoom the hand and the Sorry! prompt fell below the fold."""
+    page = new_person(browser, ZOOMED)
+    seat_here(page, server, {"game": game, "players": 4, "name": "Ada",
+                             "bots": {"1": "random", "2": "random", "3": "random"}})  # fmt: skip
+    page.wait_for_function(SETTLED, timeout=60_000)
+    page.wait_for_function(
+        "!window.parlourTable.motion.busy && !window.parlourTable.pumping", timeout=60_000
+    )
+    shoot(page, f"{game}-zoom-200")
+    for sel in (*parts, "#turn"):
+        box = page.locator(sel).first.bounding_box()
+        assert box and box["y"] >= 0, sel
+        # the whole of it, or for the board its top half, without scrolling
+        seen = box["height"] / 2 if sel == ".sorry-board" else box["height"]
+        assert box["y"] + seen <= ZOOMED["height"], (sel, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= ZOOMED["width"]
+    page.context.close()
+
+
 PHONE_PARTS = {
     "sorry": (".sorry-board", ".sorry-prompt"),
     "whoswho-tricks": (".ww-table", ".ww-hand", ".ww-prompt"),

@@ -66,7 +66,8 @@ export function drawHand(parts, t) {
 
   const shownWidth = parts.wrap.clientWidth;
   const W = Math.max(260, shownWidth || 600);
-  const narrow = W < 520;
+  // a phone, or a short window (200% zoom): the smaller cards
+  const narrow = W < 520 || window.innerHeight < 560;
   const L = handLayout(hand.length, W, narrow);
   const {cw, ch} = L;
   const svg = s("svg", {viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, width: L.width.toFixed(0),

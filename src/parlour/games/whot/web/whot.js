@@ -42,7 +42,8 @@ export function mount(el, ctx) {
 
   const rules = () => ctx.table()?.rules || {};
   const powersOf = () => (rules().powers && typeof rules().powers === "object" ? rules().powers : {});
-  const narrow = () => el.clientWidth < 520;
+  // a phone, or a short window (200% zoom): the compact layout
+  const narrow = () => el.clientWidth < 520 || window.innerHeight < 560;
 
   function send(move) {
     if (!move || !last || !last.legal.includes(move.text)) return;
