@@ -54,7 +54,7 @@ from . import analysis_jobs as jobs
 from .clients import RateMeter
 from .database import Database
 from .judging import judge_decision
-from .pools import process_pool
+from .pools import process_pool, stop_pool
 from .settings import Settings
 from .tables import TableError
 from .wire import web_assets
@@ -312,7 +312,7 @@ class Reviews:
                 await task
         self._running.clear()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
         with contextlib.suppress(Exception):  # a database gone: its beat goes stale instead
             await self.db.call(jobs.release, self.db.store, self.runner)
