@@ -160,10 +160,10 @@ def test_on_a_phone_no_word_that_matters_is_cut_off(
     )
     assert "Pick 5 waiting" in page.inner_text(".whot-info")
     assert page.evaluate(CUT_WORDS) == []
-    for sel in (".whot-hand-wrap", ".whot-pile-top", "#turn", ".whot-market"):
-        assert in_view(page, sel), f"{sel} is not in view with {players} players and a pick"
     if players == 4:
         shoot(page, "whot-4-phone")
+    for sel in (".whot-hand-wrap", ".whot-pile-top", "#turn", ".whot-market"):
+        assert in_view(page, sel), f"{sel} is not in view with {players} players and a pick"
     page.context.close()
 
 
@@ -288,8 +288,9 @@ def test_tapping_a_card_that_cannot_be_played_says_why(page: Any, server: Server
         page.wait_for_function(SETTLED)
         if page.locator(".whot-hand .whot-card.illegal").count():
             break
+        ply = page.evaluate("window.parlourTable.msg.ply")
         page.evaluate("window.parlourTable.send(window.parlourTable.msg.legal.at(-1))")
-        page.wait_for_timeout(300)
+        page.wait_for_function(f"window.parlourTable.msg.ply > {ply}", timeout=30_000)
     card = page.locator(".whot-hand .whot-card.illegal").first
     ply = page.evaluate("window.parlourTable.msg.ply")
     card.locator(".whot-face > text").first.click(force=True)
@@ -476,7 +477,8 @@ def test_bot_moves_animate_one_after_another_and_end_in_the_view(page: Any, serv
         assert count.startswith(f"{v['hand_counts'][p]} card"), (p, count)
     if not page.evaluate("window.parlourTable.msg.result"):
         since = page.inner_text("#since")
-        assert since.startswith("Since your last turn:") and "random bot" in since, since
+        # the random bots are named after their level, "easy" (issue 31, item 11)
+        assert since.startswith("Since your last turn:") and "easy bot" in since, since
     assert "turn" in page.evaluate("window.parlourTable.sound.asked")
 
 
@@ -569,9 +571,10 @@ def test_a_sorry_pawn_walks_step_by_step(page: Any, server: Server) -> None:
         " window.__steps = Math.max(window.__steps, a.effect.getKeyframes().length); }"
         " requestAnimationFrame(tick); }; tick(); }"
     )
-    deadline = time.monotonic() + 60
-    while page.evaluate("window.__steps") < 3 and time.monotonic() < deadline:
-        page.wait_for_function(SETTLED, timeout=30_000)
+    for _ in range(60):  # my turns, until a pawn has walked (most turns move one)
+        if page.evaluate("window.__steps") >= 3:
+            break
+        page.wait_for_function(SETTLED, timeout=60_000)
         if page.evaluate("!!window.parlourTable.msg.result"):
             break
         ply = page.evaluate("window.parlourTable.msg.ply")
@@ -634,7 +637,10 @@ def test_chat_is_text_only_limited_and_mutable(browser: Any, server: Server) -> 
     host.wait_for_function(
         "[...document.querySelectorAll('.chat-text')].some(e => e.textContent === 'still here')"
     )
-    friend.wait_for_timeout(300)
+    # the line came to Bob's page too, and was hidden: two of Ada's lines now
+    friend.wait_for_function(
+        "document.querySelector('.chat-hint').textContent.startsWith('2 lines from muted')"
+    )
     assert "still here" not in friend.inner_text("#chat-lines")
     # a socket that reconnects is sent the recent lines again: each is shown once
     said = host.locator("#chat-lines .chat-text").all_inner_texts()
@@ -675,8 +681,8 @@ def test_on_a_phone_a_line_said_shows_a_count_and_the_line_until_chat_is_opened(
         p.wait_for_function(READY)
     friend.wait_for_function("window.parlourTable.seat !== null")
     friend.wait_for_selector(".whot-hand .whot-card")  # the game drawn: the page at its length
-    lines = friend.locator("#chat-lines").bounding_box()
-    assert lines and lines["y"] + lines["height"] > PHONE["height"]  # below the fold
+    chat = friend.locator("#chat").bounding_box()
+    assert chat and chat["y"] + chat["height"] > PHONE["height"]  # not all in view
     assert friend.locator("#chat-unread").is_hidden()
     for n, line in enumerate(["Nice move!", "Your turn, Bob"], start=1):
         host.fill("#chat-text", line)
@@ -702,6 +708,15 @@ def test_on_a_phone_a_line_said_shows_a_count_and_the_line_until_chat_is_opened(
     friend.context.close()
 
 
+# A page that plays its own turns, a card where one can be played, while the test waits for what
+# it is about: each move is sent once the page has drawn its view (not in a pending state).
+AUTOPLAY = """() => { window.autoplay = setInterval(() => {
+  const t = window.parlourTable;
+  if (!t || !t.msg || t.pending || t.msg.result || !t.msg.legal.length) return;
+  t.send(t.msg.legal.find((x) => x.startsWith("play")) || t.msg.legal[0]);
+}, 50); }"""
+
+
 def test_a_rematch_takes_everyone_to_the_same_seats(browser: Any, server: Server) -> None:
     host = new_person(browser)
     host.goto(server.url + "/")
@@ -719,15 +734,12 @@ def test_a_rematch_takes_everyone_to_the_same_seats(browser: Any, server: Server
     friend.click("#join-btn")
     for p in (host, friend):
         p.wait_for_function(READY + " && window.parlourTable.seat !== null", timeout=30_000)
-    deadline = time.monotonic() + 90
-    while not host.evaluate("!!window.parlourTable.msg.result"):
-        assert time.monotonic() < deadline
-        for p in (host, friend):
-            p.evaluate(
-                "() => { const t = window.parlourTable; "
-                "if (t.msg.legal.length && !t.pending) t.send(t.msg.legal[0]); }"
-            )
-        host.wait_for_timeout(100)
+    # each page plays its own turns as they come, a card when one can go (a deal of one ends at
+    # the first card played); the test waits for the game's end, however long a loaded machine
+    # takes
+    for p in (host, friend):
+        p.evaluate(AUTOPLAY)
+    host.wait_for_function("!!window.parlourTable.msg.result", timeout=180_000)
     host.wait_for_selector("#rematch", timeout=30_000)
     host.click("#rematch")
     for p in (host, friend):

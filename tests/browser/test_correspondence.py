@@ -42,5 +42,5 @@ def test_a_correspondence_table_and_the_your_turn_list(page: Any, server: Server
 def test_no_your_turn_list_without_a_seat(page: Any, server: Server) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#create-form")
-    page.wait_for_timeout(300)
+    page.wait_for_selector("#open-tables li")  # the lobby's lists are drawn (the turns first)
     assert page.locator("#turns-card").is_hidden()

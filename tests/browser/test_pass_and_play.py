@@ -104,7 +104,7 @@ def test_a_family_passes_one_phone_between_turns_and_each_sees_only_their_hand(
                 "(t.msg.legal.length > 0 || !!t.msg.result || "
                 "!document.getElementById('handoff').hidden); })()"
             )
-            if not msg(page)["legal"] or msg(page).get("result"):
+            if not msg(page)["legal"] or msg(page).get("result") or page.is_visible(CURTAIN):
                 break
         turns += 1
         if msg(page).get("result"):

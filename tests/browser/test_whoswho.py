@@ -18,7 +18,7 @@ from typing import Any
 
 from parlour.games.whoswho.deck import NAMES, NUMBERS, SUITS, Card
 
-from .conftest import PHONE, Server, msg, open_table, shoot, wait_turn
+from .conftest import PHONE, Server, drawn, msg, open_table, shoot, wait_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = ROOT / "src" / "parlour" / "games" / "whoswho" / "web" / "cards.js"
@@ -307,10 +307,10 @@ def test_whoswho_screenshots_desktop_and_phone(page: Any, server: Server) -> Non
         tricks_turn(page, m, rng)
         played(page, ply)
         m = wait_turn(page, ply)
-    page.wait_for_timeout(200)
+    drawn(page)
     shoot(page, "whoswho-desktop")
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(200)
+    drawn(page)
     shoot(page, "whoswho-phone")
     no_sideways_scroll(page)
 
@@ -336,7 +336,7 @@ def test_whoswho_screenshots_desktop_and_phone(page: Any, server: Server) -> Non
         page.click(f'.ww-picker button[data-target="{seat}"]')
         page.click(f'.ww-picker button[data-number="{number}"]')
         assert page.locator(".ww-picker button.ww-pick-suit").count() >= 1
-    page.wait_for_timeout(200)
+    drawn(page)
     shoot(page, "whoswho-books-phone")
     no_sideways_scroll(page)
     page.set_viewport_size({"width": 1280, "height": 900})

@@ -243,8 +243,12 @@ def test_illegal_cards_are_not_clickable_and_the_whot_chooser_offers_the_legal_c
             assert card.get_attribute("data-move") is None
             assert card.get_attribute("tabindex") is None  # not reachable by keyboard either
             click_card(card, force=True)
-            page.wait_for_timeout(400)
-            assert not page.evaluate("window.parlourTable.pending")  # nothing was sent
+            # the tap is answered with the rules' reason, and nothing was sent
+            page.wait_for_function(
+                "document.querySelector('#toast').textContent.startsWith('You cannot do that')",
+                timeout=30_000,
+            )
+            assert not page.evaluate("window.parlourTable.pending")
             assert msg(page)["ply"] == m["ply"]
             # every legal card is marked and playable, every other one is not
             for g in page.locator(HAND).all():

@@ -18,7 +18,11 @@ export function drawOpponents(box, t, narrow) {
   // five or more at a phone's table: each chip in two short rows (the name; the fan beside
   // the count), so that three rows of them still leave your hand in view during a pick
   const crowded = narrow && order.length >= 4;
+  // six or more others on a phone: each a single line, its name and count (the fans would take
+  // three rows of the screen your hand needs)
+  const packed = crowded && order.length >= 6;
   box.classList.toggle("crowded", crowded);
+  box.classList.toggle("packed", packed);
   fill(box, order.map((p) => {
     const count = v.hand_counts[p];
     const shown = v.is_over && v.hands ? v.hands[p] : null;
@@ -32,7 +36,7 @@ export function drawOpponents(box, t, narrow) {
     for (let i = 0; i < backs; i++) { items.push(placed(back(), x, 2, w)); x += step; }
     const width = Math.max(x + w - step + 4, 40);
     const toPlay = v.to_play === p && !v.is_over;
-    const fan = s("svg", {viewBox: `0 0 ${width} ${w * CH / CW + 4}`, width, height: Math.round(w * CH / CW + 4),
+    const fan = packed && !shown ? null : s("svg", {viewBox: `0 0 ${width} ${w * CH / CW + 4}`, width, height: Math.round(w * CH / CW + 4),
       class: "whot-opp-fan", "aria-hidden": "true"}, items);
     const knownText = known.length ? ` — known: ${known.join(", ")}` : "";
     const shownText = shown ? ` — held at the end: ${shown.length ? shown.join(", ") : "none"}` : "";

@@ -124,11 +124,11 @@ class TablePage {
     this.chatInView = false;
     e.chatBtn.addEventListener("click", () => this.openChat());
     e.chatPeek.addEventListener("click", () => this.openChat());
-    // in view: its lines all but whole on the screen (a heading at the foot of it is not)
+    // in view: the chat all but whole on the screen (its heading at the foot of it is not)
     new IntersectionObserver(([entry]) => {
       this.chatInView = entry.intersectionRatio >= 0.9;
       if (this.chatInView) this.markChatRead();
-    }, {threshold: [0, 0.9, 1]}).observe(this.chat.el.querySelector("#chat-lines"));
+    }, {threshold: [0, 0.5, 0.9, 1]}).observe(this.chat.el);
     e.hintBtn.addEventListener("click", () => this.askHint());
     e.mute.addEventListener("click", () => {
       const on = !sound.muted();
@@ -389,7 +389,7 @@ class TablePage {
       case "welcome":
         this.link.retry = 0;
         this.el.conn.textContent = m.seat === null ? "watching" : "connected";
-        this.el.conn.className = "conn on";
+        this.el.conn.className = "conn on" + (m.seat === null ? " watching" : "");
         this.seat = m.seat;
         this.isHost = this.isHost || m.host;
         this.drawTable(m.table);
@@ -775,7 +775,10 @@ class TablePage {
     const next = this.links.find((l) => l.token && l.seat === toPlay) || null;
     const newGame = this.handoffGame !== undefined && this.handoffGame !== m.game_number;
     this.handoffGame = m.game_number;
-    if ((this.wasMine && !mine) || newGame || (next && next.seat !== this.seat)) this.revealed = false;
+    // the person shown has ended their turn (a view between two moves of one turn, with the same
+    // person still to play, is no end), a new game is dealt, or another person here is to play
+    const ended = this.wasMine && !mine && toPlay !== this.seat;
+    if (ended || newGame || (next && next.seat !== this.seat)) this.revealed = false;
     if (!live || this.revealed) { this.curtain(false); return; }
     const name = (seat) => this.playerNameOfSeat(seat);
     if (next) {
