@@ -33,6 +33,8 @@ def test_a_correspondence_table_and_the_your_turn_list(page: Any, server: Server
     line = page.locator(f'#my-turns li:has(a[href="/t/{code}"])')
     assert "your turn" in line.inner_text() and "by correspondence" in line.inner_text()
     assert re.search(r"2[34] h( \d+ min)? left", line.inner_text())
+    # the tab says so too, among the other tabs (issue 31: "your turn" signals inside the app)
+    page.wait_for_function("document.title.startsWith('(1) Your turn')")
     shoot(page, "lobby-your-turn-desktop")
     page.set_viewport_size(PHONE)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -5,6 +5,7 @@
 import { account, allTokens, api, myTables, remember } from "./api.js";
 import { h, fill, toast, duration } from "./dom.js";
 import { listTournaments } from "./tournament.js";
+import { sound } from "./sound.js";
 
 // Bot speed in words: the pause before each bot move ("" = the server's own pace).
 const SPEEDS = [["", "normal"], ["2", "slow: 2 seconds a move"], ["0.3", "fast: a third of a second"]];
@@ -299,10 +300,16 @@ export async function lobby(root) {
   listFinished(doneList, byName);
   listTournaments(tournamentList, 5);
   listTurns(turnList);
+  // the games waiting for you, asked again while the lobby stays open (no outside push service):
+  // the list, the tab's title, the installed app's badge, and a sound when a new turn comes
+  setInterval(() => { if (!document.hidden || document.title.startsWith("(")) listTurns(turnList); }, TURNS_EVERY);
 }
 
+const TURNS_EVERY = 30_000; // ms between two looks at whose turn it is, the lobby open
+let turnsSeen = null;       // the tables where it was your turn at the last look
+
 /** The tables where this browser holds a seat, and whose turn it is at each (GET /api/my-turns):
- * shown when there is at least one game going on. */
+ * shown when there is at least one game going on; the tab's title counts your turns. */
 async function listTurns(ul) {
   const tokens = allTokens().slice(0, 50);
   if (!tokens.length) return;
@@ -318,7 +325,13 @@ async function listTurns(ul) {
     }
     rows = [...byCode.values()];
   } catch { return; }
-  if (!rows.length) return;
+  const yours = rows.filter((x) => x.your_turn);
+  document.title = yours.length ? `(${yours.length}) Your turn · parlour` : "parlour";
+  try { if (yours.length) navigator.setAppBadge?.(yours.length); else navigator.clearAppBadge?.(); } catch { /* not installed */ }
+  const codes = new Set(yours.map((x) => x.code));
+  if (turnsSeen && [...codes].some((c) => !turnsSeen.has(c))) sound.play("turn");
+  turnsSeen = codes;
+  if (!rows.length) { ul.closest("section").hidden = true; return; }
   const now = Date.now() / 1000;
   fill(ul, rows.map((x) => h("li", {class: x.your_turn ? "yours" : ""},
     h("a", {href: x.link}, `${x.title} · ${x.code}`), " ",
