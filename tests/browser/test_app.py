@@ -52,6 +52,23 @@ def play_first_moves_to_the_end(page: Any, limit_s: float = 120) -> dict[str, An
         )
 
 
+def play_turns(page: Any, turns: int) -> None:
+    """Play this seat's last legal move at each of its next `turns` turns (fewer if the game
+    ends), then wait until the page has played out every animation of the others' moves. The
+    waits are generous: a loaded machine plays the bots' moves slowly."""
+    for _ in range(turns):
+        page.wait_for_function(SETTLED, timeout=90_000)
+        if page.evaluate("!!window.parlourTable.msg.result"):
+            break
+        ply = page.evaluate("window.parlourTable.msg.ply")
+        page.evaluate("window.parlourTable.send(window.parlourTable.msg.legal.at(-1))")
+        page.wait_for_function(f"window.parlourTable.msg.ply > {ply}", timeout=60_000)
+    page.wait_for_function(SETTLED, timeout=90_000)
+    page.wait_for_function(
+        "!window.parlourTable.motion.busy && !window.parlourTable.pumping", timeout=60_000
+    )
+
+
 def in_view(page: Any, selector: str, height: int = PHONE["height"]) -> bool:
     box = page.locator(selector).first.bounding_box()
     return bool(box and box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5)
@@ -134,17 +151,7 @@ def test_on_a_phone_no_word_that_matters_is_cut_off(
     bots = {str(i): "random" for i in range(1, players)}
     seat_here(page, server, {"game": "whot", "players": players, "preset": "nigerian",
                              "bots": bots, "name": "Ada"})  # fmt: skip
-    for _ in range(3):
-        page.wait_for_function(SETTLED, timeout=60_000)
-        if page.evaluate("!!window.parlourTable.msg.result"):
-            break
-        ply = page.evaluate("window.parlourTable.msg.ply")
-        page.evaluate("window.parlourTable.send(window.parlourTable.msg.legal.at(-1))")
-        page.wait_for_function(f"window.parlourTable.msg.ply > {ply}", timeout=60_000)
-    page.wait_for_function(SETTLED, timeout=60_000)
-    page.wait_for_function(
-        "!window.parlourTable.motion.busy && !window.parlourTable.pumping", timeout=60_000
-    )
+    play_turns(page, 3)
     if not page.evaluate("window.parlourTable.msg.result"):
         since = page.inner_text("#since")
         lines = [x["text"] for x in page.evaluate("window.parlourTable.lines")]
@@ -526,18 +533,7 @@ def test_captions_stay_on_screen_one_at_a_time_and_off_what_you_tap(
     seat_here(page, server, {"game": game, "players": players, "name": "Ada", "bots": bots,
                              "bot_delay": 0.6})  # fmt: skip
     page.evaluate(WATCH_CAPTIONS)
-    # bots at a readable pace and every move animated: generous waits for a loaded machine
-    for _ in range(4):
-        page.wait_for_function(SETTLED, timeout=90_000)
-        if page.evaluate("!!window.parlourTable.msg.result"):
-            break
-        ply = page.evaluate("window.parlourTable.msg.ply")
-        page.evaluate("window.parlourTable.send(window.parlourTable.msg.legal.at(-1))")
-        page.wait_for_function(f"window.parlourTable.msg.ply > {ply}", timeout=60_000)
-    page.wait_for_function(SETTLED, timeout=90_000)
-    page.wait_for_function(
-        "!window.parlourTable.motion.busy && !window.parlourTable.pumping", timeout=60_000
-    )
+    play_turns(page, 4)  # bots at a readable pace, every move animated
     assert page.evaluate("window.captionsSeen") >= 3
     assert page.evaluate("window.captionFaults") == []
     page.context.close()
@@ -606,7 +602,8 @@ def test_the_mute_switch_is_remembered(page: Any, server: Server) -> None:
 
 
 # --- chat, rematch, invites ---------------------------------------------------------------------
-def test_chat_is_text_only_limited_and_mutable(browser: Any, server: Server) -> None:
+def ada_and_bob(browser: Any, server: Server) -> tuple[Any, Any]:
+    """Ada opens a Whot! table for two at a desktop; Bob joins it from a phone by its link."""
     host = new_person(browser)
     code = open_table(host, server, "whot", players=2, friends=1)
     friend = new_person(browser, PHONE)
@@ -615,6 +612,11 @@ def test_chat_is_text_only_limited_and_mutable(browser: Any, server: Server) -> 
     friend.click("#join-btn")
     for p in (host, friend):
         p.wait_for_function(READY)
+    return host, friend
+
+
+def test_chat_is_text_only_limited_and_mutable(browser: Any, server: Server) -> None:
+    host, friend = ada_and_bob(browser, server)
     evil = '<img src=x onerror="document.body.dataset.pwned=1"> hi'
     host.fill("#chat-text", evil)
     host.press("#chat-text", "Enter")
@@ -671,14 +673,7 @@ def test_on_a_phone_a_line_said_shows_a_count_and_the_line_until_chat_is_opened(
     """Issue 31, item 6: chat sat about 1,300 px down a phone's page, with no unread badge, toast
     or sound. A line said while the chat is out of view counts on the Chat button at the top,
     shows at the top of the screen with a sound, and a tap opens the chat and clears the count."""
-    host = new_person(browser)
-    code = open_table(host, server, "whot", players=2, friends=1)
-    friend = new_person(browser, PHONE)
-    friend.goto(f"{server.url}/t/{code}")
-    friend.fill("#join-name", "Bob")
-    friend.click("#join-btn")
-    for p in (host, friend):
-        p.wait_for_function(READY)
+    host, friend = ada_and_bob(browser, server)
     friend.wait_for_function("window.parlourTable.seat !== null")
     friend.wait_for_selector(".whot-hand .whot-card")  # the game drawn: the page at its length
     chat = friend.locator("#chat").bounding_box()

@@ -224,13 +224,7 @@ def test_two_packs_are_said_with_their_reason_and_one_tap_changes_it(
     code = page.url.rsplit("/", 1)[1]
     assert server.api(f"/api/tables/{code}")["rules"]["packs"] == 1
     # and a two-pack table says so beside its market
-    page.goto(server.url + "/")
-    page.select_option("#game", "whot")
-    page.select_option("#preset", "nigerian")
-    page.select_option("#players", "4")
-    page.fill("#name", "Ada")
-    page.click("#create")
-    page.wait_for_url("**/t/*")
+    open_table(page, server, "whot", preset="nigerian", players=4)
     page.wait_for_selector(".whot-market [data-packs='2']")
     assert page.text_content(".whot-market [data-packs='2']") == "2 packs"
     assert "two packs" in (page.get_attribute(".whot-table-svg", "aria-label") or "")
