@@ -18,7 +18,7 @@ from rich.table import Table
 
 import parlour
 from parlour.bots import make_bot
-from parlour.bots.levels import levels_help, resolve, split_specs
+from parlour.bots.levels import bot_name, levels_help, resolve, split_specs
 from parlour.core import (
     IllegalMove,
     Match,
@@ -37,7 +37,9 @@ __all__ = ["main"]
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    # At a terminal, Rich wraps between words at its width (left to the terminal, a long line
+    # broke mid-word: "W" / "HOT"); piped, lines are left whole.
+    return Console(highlight=False, soft_wrap=not sys.stdout.isatty())
 
 
 # --- parlour games / rules --------------------------------------------------------------------
@@ -84,8 +86,16 @@ def _make_game(gi: GameInfo, args: argparse.Namespace) -> parlour.Game[Any, Any]
 
 
 # --- parlour play -------------------------------------------------------------------------------
+def _bot_names(game: str, specs: dict[int, str]) -> dict[int, str]:
+    """The bots' names at a terminal table, as the lobby names them: after their level ("hard
+    bot"), with the seat's number when two would have the same name ("hard bot 2")."""
+    names = {seat: bot_name(spec, game) for seat, spec in specs.items()}
+    repeated = {n for n in names.values() if list(names.values()).count(n) > 1}
+    return {seat: f"{n} {seat + 1}" if n in repeated else n for seat, n in names.items()}
+
+
 HELP = """Type a move as listed (or its number). Other commands:
-  moves    list the legal moves again      hint   what the greedy bot would play
+  moves    list the legal moves again      hint   what the {hint} would play
   view     show the table again            help   this text
   quit     leave (the match record is saved if you gave --record)"""
 
@@ -110,8 +120,8 @@ class TerminalTable:
             seat: make_bot(spec, self.game, seed=(args.seed or 0) + seat)
             for seat, spec in zip(others, specs, strict=True)
         }
-        names = [f"{a} bot {seat + 1}" for seat, a in zip(others, asked, strict=True)]
-        self.names = [*names[: self.seat], args.name, *names[self.seat :]]
+        bots = _bot_names(self.gi.name, dict(zip(others, specs, strict=True)))
+        self.names = [args.name if s == self.seat else bots[s] for s in range(n)]
         self.match = Match(self.game, args.match, seed=args.seed, names=self.names)
         self.record_path = Path(args.record) if args.record else None
         self.quiet_bots = args.quiet
@@ -194,7 +204,9 @@ class TerminalTable:
             if low in ("quit", "exit", "q"):
                 return None
             if low in ("help", "?", "h"):
-                self.out.print(HELP)
+                self.out.print(escape(HELP.format(hint=bot_name("hint", state.game.name))))
+                if self.gi.guide is not None:
+                    self.out.print(self.gi.guide(state.game.rules))
                 continue
             if low in ("moves", "m"):
                 self._list_moves(legal)
@@ -203,16 +215,19 @@ class TerminalTable:
                 self._render(view, state.to_play)
                 continue
             if low == "hint":
-                bot = make_bot("greedy", state.game, seed=len(state.history))
+                # the browser's hint bot, named as the lobby names its level
+                bot = make_bot("hint", state.game, seed=len(state.history))
                 move, why = bot.explain(view, legal)
-                why = with_names(why, self._names())
-                self.out.print(f"hint: [bold]{escape(str(move))}[/] ({escape(why)})")
+                why = with_names(why, self._names()).removeprefix("hint: ")
+                who = bot_name("hint", state.game.name)
+                self.out.print(f"hint ({who}): [bold]{escape(str(move))}[/] — {escape(why)}")
                 continue
             if low.isdigit():
                 k = int(low)
                 if 1 <= k <= len(legal):
                     return legal[k - 1]
-                self.out.print(f"[red]There is no move {k}; choose 1 to {len(legal)}.[/]")
+                choose = "the only move is 1" if len(legal) == 1 else f"choose 1 to {len(legal)}"
+                self.out.print(f"[red]There is no move {k}: {choose}.[/]")
                 continue
             try:
                 return state.check(text)  # the one gate: no move at all, or not legal now and why

@@ -130,7 +130,9 @@ def test_play_seats_bots_by_level_and_names_them_so() -> None:
         text=True,
         timeout=60,
     ).stdout
-    assert "easy bot 2" in out and "medium bot 3" in out
+    # each bot named after its level, numbered only when two share a name
+    assert "easy bot" in out and "medium bot" in out
+    assert "easy bot 2" not in out and "medium bot 3" not in out
 
 
 def test_simulate_takes_levels_for_bots(capsys: pytest.CaptureFixture[str]) -> None:

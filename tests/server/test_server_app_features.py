@@ -203,7 +203,7 @@ def test_a_finished_record_names_its_players(sqlite_url: str) -> None:
                 ada.send({"type": "move", "move": v["legal"][0], "ply": v["ply"]})
             v = ada.until("view")
         recs = c.get(f"/api/tables/{t['code']}/records").json()["games"]
-        assert recs[0]["names"] == ["Ada", "greedy bot"]
+        assert recs[0]["names"] == ["Ada", "hard bot"]  # the greedy bot, named after its level
 
 
 def test_a_table_with_a_bot_seat_asked_for_by_level_plays_that_levels_bot(

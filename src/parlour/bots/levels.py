@@ -29,7 +29,9 @@ __all__ = [
     "LEVEL_NAMES",
     "Level",
     "Measured",
+    "bot_name",
     "bot_specs",
+    "level_of",
     "levels",
     "levels_help",
     "resolve",
@@ -188,3 +190,22 @@ def levels_help(games: list[str]) -> str:
             lines.append(f"    {lv.name:6s} {lv.bot}{fig}")
             below = lv.name
     return "\n".join(lines)
+
+
+def level_of(spec: str, game: str) -> str | None:
+    """The level that plays bot `spec` in `game` (`hard` for `greedy` where hard is greedy): the
+    level with this very spec, else the only level of its kind; None when no level plays it."""
+    spec = spec.strip()
+    offered = levels(game)
+    for lv in offered:
+        if lv.bot == spec or lv.name == spec:
+            return lv.name
+    kind = spec.partition(":")[0]
+    same = [lv for lv in offered if lv.bot.partition(":")[0] == kind]
+    return same[0].name if len(same) == 1 else None
+
+
+def bot_name(spec: str, game: str) -> str:
+    """What people call a bot in `game`: its level's name ("hard bot"), or its kind where no
+    level plays it ("random bot"). The kind is for the details (a profile, a record)."""
+    return f"{level_of(spec, game) or spec.strip().partition(':')[0]} bot"

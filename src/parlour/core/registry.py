@@ -73,6 +73,7 @@ class GameInfo:
         engine: str,
         describe: str,
         render: str | None = None,
+        guide: str | None = None,
         bots: Mapping[str, str] | None = None,
         search: str | None = None,
         encoding: str | None = None,
@@ -96,6 +97,7 @@ class GameInfo:
             "engine": engine,
             "describe": describe,
             "render": render,
+            "guide": guide,
             "search": search,
             "encoding": encoding,
             "batched": batched,
@@ -145,6 +147,13 @@ class GameInfo:
     def render(self) -> Callable[[dict[str, Any], int | None, list[str]], str] | None:
         """`render(view, viewer, names)`: the table for the terminal, as Rich markup."""
         fn: Callable[[dict[str, Any], int | None, list[str]], str] | None = self._optional("render")
+        return fn
+
+    @cached_property
+    def guide(self) -> Callable[[Any], str] | None:
+        """`guide(rules)`: what the terminal's `help` adds for this game — how to read its table
+        (a board's symbols) and what its cards do under these rules — as Rich markup."""
+        fn: Callable[[Any], str] | None = self._optional("guide")
         return fn
 
     @cached_property

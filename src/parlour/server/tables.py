@@ -21,6 +21,7 @@ from typing import Any
 
 import parlour
 from parlour.bots import Bot, BotLimits, make_bot
+from parlour.bots.levels import bot_name
 from parlour.core import Match, Move, ParlourError, Result, RulesError, State
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import fresh_seed
@@ -47,6 +48,8 @@ __all__ = [
     "plan_table",
     "random_code",
     "rebuild",
+    "seat_here",
+    "stand_in_name",
 ]
 
 MAX_NAME = 32
@@ -95,6 +98,13 @@ def clean_name(name: Any) -> str:
     if any(not ch.isprintable() for ch in text):
         raise TableError("name must not contain control characters")
     return text
+
+
+def stand_in_name(spec: str, game: str, person: str | None) -> str:
+    """The name of a bot playing on for an idle person: "medium bot (for Mum)", the bot named
+    after its level as everywhere people see it."""
+    name = bot_name(spec, game)
+    return (f"{name} (for {person})" if person else name)[:MAX_NAME]
 
 
 def _bot_names(bots: dict[int, str]) -> dict[int, str]:
@@ -292,6 +302,31 @@ def plan_table(
     return row, host_token, host_seat
 
 
+def seat_here(row: TableRow, here: dict[int, str]) -> dict[int, str]:
+    """Seat the other people at the host's device (pass and play): each named seat gets a token
+    of its own, as a friend who joins does, so that the device holds one token per person and
+    each hand stays behind its own token. Returns seat -> token. A rated table seats only
+    logged-in people, one account each, so it takes no seats here; a bot's or the host's seat
+    is not free."""
+    if not here:
+        return {}
+    if row.rated:
+        raise TableError(
+            "a rated table seats only logged-in people: pass and play is for unrated tables"
+        )
+    tokens: dict[int, str] = {}
+    for seat, name in sorted(here.items()):
+        if not 0 <= seat < row.players:
+            raise TableError(f"seat {seat} is not a seat (0 to {row.players - 1})")
+        s = row.seats[seat]
+        if s.name is not None:
+            raise TableError(f"seat {seat} is not free: {s.name} sits there")
+        token = new_token()
+        s.name, s.token_hash = clean_name(name), hash_token(token)
+        tokens[seat] = token
+    return tokens
+
+
 @dataclass
 class Seat:
     seat: int
@@ -408,7 +443,7 @@ class Table:
     def hand_to_bot(self, seat: int, spec: str = "hint") -> str:
         """An idle person's seat goes to a bot (their token no longer acts here); its name."""
         s = self.seats[seat]
-        s.name = f"{spec} bot (for {s.name})" if s.name else f"{spec} bot"
+        s.name = stand_in_name(spec, self.game.name, s.name)
         s.name = s.name[:MAX_NAME]
         s.bot, s.token_hash = spec, None
         s.player = make_bot(spec, self.game, seed=(self.match_seed + seat) % 2**63)

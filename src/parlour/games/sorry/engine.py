@@ -121,8 +121,8 @@ _RESHUFFLED = Reshuffled()
 
 #: `Result.reason`: how a game was won, no player named (the edges say who, `Won` in words).
 REASONS = {
-    "regular": "brought every pawn HOME (points: pawns HOME)",
-    "points": "brought every pawn HOME (points: the point-score table)",
+    "regular": "brought every pawn HOME; each player counts the pawns they have HOME",
+    "points": "brought every pawn HOME; each player scores by the point-score table",
 }
 
 

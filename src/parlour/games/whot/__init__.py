@@ -24,6 +24,7 @@ MANIFESTS = (
         engine="engine:WhotGame",
         describe="describe:describe_event",
         render="render:render",
+        guide="render:guide",
         bots={
             "greedy": "bots:GreedyBot",
             "hint": "hint:WhotHintBot",
