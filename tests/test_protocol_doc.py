@@ -92,6 +92,25 @@ def test_every_server_message_is_documented_and_nothing_else() -> None:
     assert documented == declared
 
 
+def test_the_view_messages_fields_are_what_the_server_sends() -> None:
+    from typing import get_type_hints
+
+    from parlour.server.messages import ViewOut
+
+    # `patch` and `removed` are told in the `view` row: a patch's own keys
+    documented = table_keys("**`view`**") | {"type", "patch", "removed"}
+    assert documented == set(get_type_hints(ViewOut))
+
+
+def test_the_versions_section_is_the_version_the_welcome_says() -> None:
+    from parlour.server.messages import PROTOCOL
+
+    versions = DOC[DOC.index("## Versions") : DOC.index("## The server's own messages")]
+    assert re.findall(r'"protocol": (\d+)', versions) == [str(PROTOCOL)]
+    rows = table_rows("## Versions")
+    assert [int(r[0]) for r in rows] == list(range(PROTOCOL, 0, -1)), "newest first, each one"
+
+
 def test_the_requests_table_is_what_the_workers_answer() -> None:
     from dataclasses import fields
 

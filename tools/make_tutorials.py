@@ -51,7 +51,6 @@ def message(
         "events_from": seen,
         "events": events[seen:],
         "log": [gi.describe_event(e, names) for e in state.view(me)["events"][seen:]],
-        "legal": [str(m) for m in legal],
         "moves": [m.to_wire() for m in legal],
         "clock": None,
         "status": "playing",

@@ -359,7 +359,6 @@ def puzzle_message(puzzle: Puzzle) -> dict[str, Any]:
             "events_from": 0,
             "events": puzzle.history,
             "log": words,
-            "legal": [str(m) for m in legal],
             "moves": [m.to_wire() for m in legal],
             "clock": None,
             "status": "playing",

@@ -2,8 +2,8 @@
 
 Everything a client receives is built here, from a `Table`, as plain JSON data: the table's public
 facts, a seat's view (the game's view envelope and keys, its new typed events as objects, those
-events in words for the log, and its legal moves as text and as fields), hints, clock timeouts and
-errors. Words are made here, at the edge, by the game's own `describe` function.
+events in words for the log, and its legal moves, each with its text and its fields), hints, clock
+timeouts and errors. Words are made here, at the edge, by the game's own `describe` function.
 """
 
 from __future__ import annotations
@@ -180,7 +180,8 @@ def view(
     cache: EventCache | None = None,
 ) -> ViewOut:
     """The `view` message for one seat (None: a spectator): its view, the events from
-    `events_from` on (as objects and in words), its legal moves when it is to play, the clock
+    `events_from` on (as objects and in words), its legal moves when it is to play (each with
+    its text: protocol 2 sends no separate list of texts), the clock
     (`deadline`: when the player to move runs out, wall clock).
     (A gateway may send the view as a patch of the one sent before: see `patch`.)"""
     state = t.state
@@ -203,7 +204,6 @@ def view(
         "events_from": start,
         "events": wires,
         "log": words,
-        "legal": [str(m) for m in legal],
         "moves": [m.to_wire() for m in legal],
         "clock": (
             {"seat": to_play, "remaining": max(0.0, deadline - time.time())}
