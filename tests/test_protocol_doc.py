@@ -44,6 +44,25 @@ def test_the_envelope_table_is_the_envelope() -> None:
 
 
 @pytest.mark.parametrize(
+    ("heading", "typed"),
+    [
+        ("### Whot!", "parlour.games.whot.view:WhotView"),
+        ("### Sorry!", "parlour.games.sorry.view:SorryView"),
+        ("### Who's Who — Game No. 1", "parlour.games.whoswho.views:TricksView"),
+        ("### Who's Who — Game No. 2", "parlour.games.whoswho.views:BooksView"),
+    ],
+)
+def test_each_games_key_table_is_its_view_type(heading: str, typed: str) -> None:
+    import importlib
+    from typing import get_type_hints
+
+    module, name = typed.split(":")
+    view_type = getattr(importlib.import_module(module), name)
+    assert view_type.__total__ is False and set(ENVELOPE) <= view_type.__required_keys__
+    assert table_keys(heading) == set(get_type_hints(view_type)) - set(ENVELOPE)
+
+
+@pytest.mark.parametrize(
     ("heading", "games"),
     [
         ("### Whot!", [("whot", "nigerian", None)]),

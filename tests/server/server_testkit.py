@@ -7,7 +7,7 @@ import os
 import random
 import re
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -153,7 +153,7 @@ def join(c: TestClient, code: str, name: str, seat: int | None = None) -> dict[s
     return data
 
 
-def move_texts(view: dict[str, Any]) -> list[str]:
+def move_texts(view: Mapping[str, Any]) -> list[str]:
     """The texts of a `view` message's legal moves (`moves[i].text`; protocol 1's `legal`)."""
     return [m["text"] for m in view["moves"]]
 

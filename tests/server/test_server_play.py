@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -121,7 +122,7 @@ def test_a_thinking_bot_does_not_hold_the_table(sqlite_url: str, monkeypatch: An
     class Sleepy(base.Bot):
         name = "sleepy"
 
-        def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+        def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
             thinking.set()
             go.wait(10)
             return legal[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, cast
 
 from parlour.core import GameInfo, Move, info
 from parlour.core.events import to_wire, view_to_wire
@@ -187,7 +187,8 @@ def view(
     state = t.state
     assert state is not None
     typed = state.view(t.local_player(seat))
-    events = typed.pop("events")
+    # the events go apart in the message: taken out of this fresh view, not copied
+    events = cast(dict[str, Any], typed).pop("events")
     start = min(events_from, len(events))
     to_play = t.seat_to_play()
     legal: list[Move] = state.legal_moves() if to_play is not None and to_play == seat else []
