@@ -109,8 +109,8 @@ async def human_seat(
                     stats.latencies.append(time.perf_counter() - sent_at)
                     stats.human_moves += 1
                 sent_at = None
-            if msg["legal"] and sent_at is None and (pending is None or pending.done()):
-                legal, ply = msg["legal"], msg["ply"]
+            if msg["moves"] and sent_at is None and (pending is None or pending.done()):
+                legal, ply = [m["text"] for m in msg["moves"]], msg["ply"]
 
                 async def play(legal: list[str] = legal, ply: int = ply) -> None:
                     nonlocal sent_at, sent_ply

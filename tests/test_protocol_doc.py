@@ -44,6 +44,25 @@ def test_the_envelope_table_is_the_envelope() -> None:
 
 
 @pytest.mark.parametrize(
+    ("heading", "typed"),
+    [
+        ("### Whot!", "parlour.games.whot.view:WhotView"),
+        ("### Sorry!", "parlour.games.sorry.view:SorryView"),
+        ("### Who's Who — Game No. 1", "parlour.games.whoswho.views:TricksView"),
+        ("### Who's Who — Game No. 2", "parlour.games.whoswho.views:BooksView"),
+    ],
+)
+def test_each_games_key_table_is_its_view_type(heading: str, typed: str) -> None:
+    import importlib
+    from typing import get_type_hints
+
+    module, name = typed.split(":")
+    view_type = getattr(importlib.import_module(module), name)
+    assert view_type.__total__ is False and set(ENVELOPE) <= view_type.__required_keys__
+    assert table_keys(heading) == set(get_type_hints(view_type)) - set(ENVELOPE)
+
+
+@pytest.mark.parametrize(
     ("heading", "games"),
     [
         ("### Whot!", [("whot", "nigerian", None)]),
@@ -90,6 +109,25 @@ def test_every_server_message_is_documented_and_nothing_else() -> None:
     documented = set(re.findall(r"\*\*`([a-z_]+)`\*\*", out)) | {"pong"}  # pong: the ping row
     declared = {get_args(get_type_hints(t)["type"])[0] for t in get_args(ClientOut)}
     assert documented == declared
+
+
+def test_the_view_messages_fields_are_what_the_server_sends() -> None:
+    from typing import get_type_hints
+
+    from parlour.server.messages import ViewOut
+
+    # `patch` and `removed` are told in the `view` row: a patch's own keys
+    documented = table_keys("**`view`**") | {"type", "patch", "removed"}
+    assert documented == set(get_type_hints(ViewOut))
+
+
+def test_the_versions_section_is_the_version_the_welcome_says() -> None:
+    from parlour.server.messages import PROTOCOL
+
+    versions = DOC[DOC.index("## Versions") : DOC.index("## The server's own messages")]
+    assert re.findall(r'"protocol": (\d+)', versions) == [str(PROTOCOL)]
+    rows = table_rows("## Versions")
+    assert [int(r[0]) for r in rows] == list(range(PROTOCOL, 0, -1)), "newest first, each one"
 
 
 def test_the_requests_table_is_what_the_workers_answer() -> None:

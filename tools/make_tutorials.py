@@ -14,11 +14,12 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import parlour
 from parlour.core import NotLegalNow
 from parlour.core.events import view_to_wire
+from parlour.games.whot.view import WhotView
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "src" / "parlour" / "games"
@@ -51,7 +52,6 @@ def message(
         "events_from": seen,
         "events": events[seen:],
         "log": [gi.describe_event(e, names) for e in state.view(me)["events"][seen:]],
-        "legal": [str(m) for m in legal],
         "moves": [m.to_wire() for m in legal],
         "clock": None,
         "status": "playing",
@@ -122,7 +122,7 @@ def build(
 # --- Whot! (Nigerian rules) -------------------------------------------------------------------
 def whot() -> dict[str, Any]:
     def tries(state: parlour.State) -> list[str]:
-        return [f"play {c}" for c in state.view(0)["hand"] if c != "whot"]
+        return [f"play {c}" for c in cast(WhotView, state.view(0))["hand"] if c != "whot"]
 
     ada = ["7 circle", "7 square", "10 cross", "2 star", "8 star"]
     steps = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -178,20 +178,20 @@ class TerminalTable:
         self._show_events(state.view(me), shown)
         return True
 
-    def _show_events(self, view: dict[str, Any], shown: int) -> int:
+    def _show_events(self, view: Mapping[str, Any], shown: int) -> int:
         events = view.get("events", [])
         names = self._names()
         for ev in events[shown:]:  # the game's words, plain text
             self.out.print("  · " + escape(self.gi.describe_event(ev, names)))
         return len(events)
 
-    def _render(self, view: dict[str, Any], me: int | None) -> None:
+    def _render(self, view: Mapping[str, Any], me: int | None) -> None:
         if self.gi.render is not None:
             self.out.print(self.gi.render(view, me, self._names()))
         else:
             self.out.print_json(json.dumps(view_to_wire(view)))
 
-    def _ask(self, state: State, view: dict[str, Any]) -> Any:
+    def _ask(self, state: State, view: Mapping[str, Any]) -> Any:
         legal = state.legal_moves()
         self._list_moves(legal)
         while True:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -75,7 +76,7 @@ class _Guard(Bot):
         self.inner = inner
         self.calls = 0
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         assert isinstance(view, dict) and not isinstance(view, State)
         assert all(isinstance(m, Move) for m in legal)
         assert view.get("viewer") is not None
@@ -306,7 +307,7 @@ def test_a_search_pauses_the_cyclic_collector_and_leaves_it_as_it_found_it(
     seen: list[bool] = []
     plain = type(game).sampler
 
-    def watched(self: Any, view: dict[str, Any]) -> Any:
+    def watched(self: Any, view: Mapping[str, Any]) -> Any:
         sample = plain(self, view)
 
         def draw(rng: GameRng) -> State:

@@ -3,6 +3,7 @@ state and so is never a bot anyone can seat; OpenSpiel's ISMCTS plays from a vie
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -46,7 +47,7 @@ def test_the_cheat_searches_the_true_state_itself(monkeypatch: pytest.MonkeyPatc
     searched: list[Any] = []  # the position of each state the search was handed
     sample = ref._TrueStateGame.sample_state
 
-    def spy(self: Any, view: dict[str, Any], rng: Any) -> State:
+    def spy(self: Any, view: Mapping[str, Any], rng: Any) -> State:
         got = sample(self, view, rng)
         searched.append(got.position())  # now: the search plays on from it
         return got

@@ -10,13 +10,14 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 import parlour
 from parlour.bots import make_bot
 from parlour.core import Record, view_to_wire
+from parlour.games.whot.view import WhotView
 from parlour.review import Budget, analyse, find_puzzles
 from parlour.review.step import Stepper, private_parts
 
@@ -122,7 +123,7 @@ def test_a_record_of_each_game_steps_move_by_move_as_replay_shows_it(
         cards = page.eval_on_selector_all(
             ".whot-hand .whot-card[data-card]", "els => els.map(e => e.dataset.card)"
         )
-        hand = steps.state(n // 2).view(0)["hand"]
+        hand = cast(WhotView, steps.state(n // 2).view(0))["hand"]
         assert hand and Counter(cards) == Counter(hand)
     page.click(f"#moves li[data-step='{n // 2}'] button")
     assert step_of(page) == n // 2

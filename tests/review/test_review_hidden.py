@@ -15,6 +15,7 @@ Three proofs, each on every game of the issue:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -59,7 +60,7 @@ def test_the_pair_test_catches_an_analysis_that_reads_the_state(
     truth: list[State] = []
     game_class = info(name).game_class
 
-    def cheat(self: Any, view: dict[str, Any], rng: GameRng) -> State:
+    def cheat(self: Any, view: Mapping[str, Any], rng: GameRng) -> State:
         return truth[0].copy()
 
     monkeypatch.setattr(game_class, "sample_state", cheat)

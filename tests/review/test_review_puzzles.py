@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ from parlour.review.puzzles import (
 BUDGET = Budget(iterations=120, min_visits=10)
 
 
-def _no_events(view: dict[str, Any]) -> dict[str, Any]:
+def _no_events(view: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k != "events"}
 
 

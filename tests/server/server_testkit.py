@@ -7,7 +7,7 @@ import os
 import random
 import re
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -153,6 +153,11 @@ def join(c: TestClient, code: str, name: str, seat: int | None = None) -> dict[s
     return data
 
 
+def move_texts(view: Mapping[str, Any]) -> list[str]:
+    """The texts of a `view` message's legal moves (`moves[i].text`; protocol 1's `legal`)."""
+    return [m["text"] for m in view["moves"]]
+
+
 def greedy_chooser(game: parlour.Game[Any, Any], seed: int = 0) -> Callable[[Seat], str]:
     """Each seat plays like the greedy bot, from its own view (games end in reasonable time)."""
     bots: dict[int | None, Any] = {}
@@ -161,7 +166,7 @@ def greedy_chooser(game: parlour.Game[Any, Any], seed: int = 0) -> Callable[[Sea
         assert seat.last is not None
         if seat.seat not in bots:
             bots[seat.seat] = make_bot("greedy", game, seed=seed + (seat.seat or 0))
-        legal = [game.parse_move(t) for t in seat.last["legal"]]
+        legal = [game.parse_move(t) for t in move_texts(seat.last)]
         return str(bots[seat.seat].choose(seat.full_view(), legal))
 
     return choose
@@ -170,7 +175,7 @@ def greedy_chooser(game: parlour.Game[Any, Any], seed: int = 0) -> Callable[[Sea
 def random_chooser(rng: random.Random) -> Callable[[Seat], str]:
     def choose(seat: Seat) -> str:
         assert seat.last is not None
-        return str(rng.choice(seat.last["legal"]))
+        return str(rng.choice(move_texts(seat.last)))
 
     return choose
 
@@ -196,10 +201,10 @@ def play_out(
         if v["to_play"] is None:
             return v
         mover = seats[v["to_play"]]
-        assert mover.last is not None and mover.last["legal"], mover.last
+        assert mover.last is not None and mover.last["moves"], mover.last
         for other in everyone:
             if other is not mover:
-                assert other.last is not None and other.last["legal"] == []
+                assert other.last is not None and other.last["moves"] == []
         move = choose(mover)
         mover.send({"type": "move", "move": move, "ply": v["ply"]})
         views = [s.until("view", ply=v["ply"] + 1) for s in everyone]
@@ -307,20 +312,30 @@ def _without_legal(state: parlour.State, seat: int | None, text: str) -> str:
         msg = json.loads(text)
     except json.JSONDecodeError:
         return text
-    if not isinstance(msg, dict) or not msg.get("legal"):
+    if not isinstance(msg, dict):
+        return text
+    # a view's moves (each with its text and fields), or an illegal move's refusal's `legal` texts
+    if msg.get("type") == "view" and msg.get("moves"):
+        texts = move_texts(msg)
+    elif msg.get("type") == "error" and msg.get("legal"):
+        texts = list(msg["legal"])
+    else:
         return text
     assert seat is not None, "a spectator was sent legal moves"
-    legal_texts = list(msg["legal"])
+    assert "legal" not in msg or msg["type"] == "error", "a view repeats its moves' texts"
     for k in range(3):
         other = state.permute_hidden(seat, parlour.GameRng(k))
-        assert sorted(str(m) for m in other.legal_moves()) == sorted(msg["legal"]), (
+        assert sorted(str(m) for m in other.legal_moves()) == sorted(texts), (
             f"seat {seat}'s legal moves depend on cards it cannot see"
         )
-    msg.pop("legal")
-    moves = msg.pop("moves", None)  # the same moves with their fields: the same check holds
-    if moves is not None:
-        assert [m["text"] for m in moves] == [str(t) for t in legal_texts], "moves != legal"
-    if msg.get("type") == "error":
+    if msg["type"] == "view":
+        # each move's fields are those of the seat's legal move of that text, so they hide
+        # nothing the texts do not (nothing else rides in a field)
+        fields = {str(m): m.to_wire() for m in state.legal_moves()}
+        assert [fields.get(m["text"]) for m in msg["moves"]] == msg["moves"], "a move's fields"
+        msg.pop("moves")
+    else:
+        msg.pop("legal")
         msg.pop("message")
     return json.dumps(msg)
 

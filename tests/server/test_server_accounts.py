@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from server_testkit import Seat, client, join, new_table
+from server_testkit import Seat, client, join, move_texts, new_table
 
 from parlour.server.accounts import Passwords, check_username, name_key, name_skeleton
 from parlour.server.storage import SeatRow, Store, TableRow
@@ -57,8 +57,8 @@ def play_to_the_end(c: Any, code: str, token: str, seat: int) -> dict[str, Any]:
         if v["to_play"] is None:
             me.close()
             return v
-        if v["legal"]:
-            me.send({"type": "move", "move": v["legal"][0], "ply": v["ply"]})
+        if move_texts(v):
+            me.send({"type": "move", "move": move_texts(v)[0], "ply": v["ply"]})
 
 
 def wait_for(pred: Any, timeout: float = 20.0) -> Any:

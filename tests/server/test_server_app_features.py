@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from server_testkit import Seat, client, join, new_table, play_out
+from server_testkit import Seat, client, join, move_texts, new_table, play_out
 
 import parlour.bots.levels as levels_module
 from parlour.bots.levels import LEVEL_NAMES, levels, resolve
@@ -65,21 +65,21 @@ def test_why_says_what_the_rules_refuse_and_changes_nothing(sqlite_url: str) -> 
         )  # fmt: skip
         ada = Seat(c, t["code"], t["token"], 0)
         v = ada.until("view")
-        while not v["legal"]:
+        while not move_texts(v):
             v = ada.until("view")
         ply = v["ply"]
         refused = [
             f"play {card}" for card in v["view"]["hand"]
-            if card != "whot" and not any(m.startswith(f"play {card}") for m in v["legal"])
+            if card != "whot" and not any(m.startswith(f"play {card}") for m in move_texts(v))
         ]  # fmt: skip
         if refused:  # with 20 cards in hand, some do not follow
             ada.send({"type": "why", "move": refused[0]})
             why = ada.until("why")
             assert why["legal"] is False and why["reason"], why
             assert "Legal moves" not in why["reason"]
-        ada.send({"type": "why", "move": v["legal"][0]})
+        ada.send({"type": "why", "move": move_texts(v)[0]})
         assert ada.until("why") == {
-            "type": "why", "move": v["legal"][0], "legal": True, "reason": None
+            "type": "why", "move": move_texts(v)[0], "legal": True, "reason": None
         }  # fmt: skip
         ada.send({"type": "view"})
         assert ada.until("view")["ply"] == ply  # nothing was played
@@ -94,7 +94,7 @@ def test_a_rematch_keeps_every_seat_and_token(sqlite_url: str) -> None:
         assert r.status_code == 409 and r.json()["error"] == "game_on"
         ada = Seat(c, t["code"], t["token"], 0)
         bob = Seat(c, t["code"], b["token"], 1)
-        play_out({0: ada, 1: bob}, [], lambda s: s.last["legal"][0] if s.last else "")
+        play_out({0: ada, 1: bob}, [], lambda s: move_texts(s.last)[0] if s.last else "")
         bob.send({"type": "rematch"})
         assert bob.until("error")["code"] == "not_host"
         ada.send({"type": "rematch"})
@@ -124,8 +124,8 @@ def test_a_rematch_keeps_the_bots(sqlite_url: str) -> None:
         ada = Seat(c, t["code"], t["token"], 0)
         v = ada.until("view")
         while v.get("result") is None:
-            if v["legal"]:
-                ada.send({"type": "move", "move": v["legal"][0], "ply": v["ply"]})
+            if move_texts(v):
+                ada.send({"type": "move", "move": move_texts(v)[0], "ply": v["ply"]})
             v = ada.until("view")
         r = c.post(
             f"/api/tables/{t['code']}/rematch",
@@ -199,8 +199,8 @@ def test_a_finished_record_names_its_players(sqlite_url: str) -> None:
         ada = Seat(c, t["code"], t["token"], 0)
         v = ada.until("view")
         while v.get("result") is None:
-            if v["legal"]:
-                ada.send({"type": "move", "move": v["legal"][0], "ply": v["ply"]})
+            if move_texts(v):
+                ada.send({"type": "move", "move": move_texts(v)[0], "ply": v["ply"]})
             v = ada.until("view")
         recs = c.get(f"/api/tables/{t['code']}/records").json()["games"]
         assert recs[0]["names"] == ["Ada", "hard bot"]  # the greedy bot, named after its level
@@ -223,8 +223,8 @@ def test_a_table_with_a_bot_seat_asked_for_by_level_plays_that_levels_bot(
         ada = Seat(c, t["code"], t["token"], 1)
         v = ada.until("view")
         while v.get("result") is None:
-            if v["legal"]:
-                ada.send({"type": "move", "move": v["legal"][0], "ply": v["ply"]})
+            if move_texts(v):
+                ada.send({"type": "move", "move": move_texts(v)[0], "ply": v["ply"]})
             v = ada.until("view")
         rec = c.get(f"/api/tables/{t['code']}/records").json()["games"][0]
         assert rec["names"] == [f"{top.name} bot", "Ada"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from server_testkit import Seat, client, new_table
+from server_testkit import Seat, client, move_texts, new_table
 
 from parlour.bots import BotLimits
 
@@ -57,7 +57,7 @@ def test_searching_tables_do_not_stop_the_other_tables_bots(sqlite_url: str) -> 
         bot_moves = 0
         while bot_moves < 10 and v["to_play"] is not None:
             if v["to_play"] == 0:
-                ada.send({"type": "move", "move": v["legal"][-1], "ply": v["ply"]})
+                ada.send({"type": "move", "move": move_texts(v)[-1], "ply": v["ply"]})
             else:
                 bot_moves += 1
             v = ada.until("view", ply=v["ply"] + 1)

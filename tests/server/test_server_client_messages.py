@@ -4,7 +4,7 @@ values in the games list (issue 7: "a log of what happened in words", "a hint bu
 
 from __future__ import annotations
 
-from server_testkit import Seat, client, join, new_table
+from server_testkit import Seat, client, join, move_texts, new_table
 
 
 def test_the_view_carries_the_log_in_words_with_names(sqlite_url: str) -> None:
@@ -28,8 +28,8 @@ def test_a_hint_is_a_legal_move_for_the_seat_to_play_only(sqlite_url: str) -> No
         ada = Seat(c, t["code"], t["token"], 0)
         bob = Seat(c, t["code"], b["token"], 1)
         va, vb = ada.until("view"), bob.until("view")
-        mover, other = (ada, bob) if va["legal"] else (bob, ada)
-        legal = (va if va["legal"] else vb)["legal"]
+        mover, other = (ada, bob) if move_texts(va) else (bob, ada)
+        legal = move_texts(va if va["moves"] else vb)
         mover.send({"type": "hint"})
         hint = mover.until("hint")
         assert hint["move"] in legal and hint["why"] and hint["ply"] == va["ply"]

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 from cluster_kit import Cluster, RedisServer, RemoteClient, RemoteWebSocket, wait_for
-from server_testkit import server_settings
+from server_testkit import move_texts, server_settings
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import WebSocketException
 
@@ -139,8 +139,8 @@ class Player(threading.Thread):
         self.seen = max(self.seen, where)
         if self.asking is not None and where > self.asking[1]:
             self._answered("played")
-        if msg["legal"] and (where not in self.sent or retry):
-            text = self.sent.get(where, msg["legal"][0])
+        if move_texts(msg) and (where not in self.sent or retry):
+            text = self.sent.get(where, move_texts(msg)[0])
             self.sent[where] = text
             self.asking = (time.time(), where)
             ws.send_json({"type": "move", "move": text, "ply": msg["ply"]})
@@ -414,7 +414,9 @@ def _race(cluster: Cluster, want: int, out: Races) -> None:
         out.rounds += 1
         assert out.rounds <= want * 3, f"only {out.counted} of {out.rounds} sent within 1 ms"
         first, second = conns[to_play][out.rounds % 2], conns[to_play][1 - out.rounds % 2]
-        legal = next(v for v in views if v["to_play"] == to_play and v["legal"])["legal"]
+        mine = next(v for v in views if v["to_play"] == to_play and v["moves"])
+        assert mine is not None
+        legal = move_texts(mine)
         texts = (legal[0], legal[-1])  # two different moves when there is a choice
         frames = [json.dumps({"type": "move", "move": m, "ply": at[1]}) for m in texts]
         t0 = time.perf_counter()

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from server_testkit import Seat, client, join, new_table
+from server_testkit import Seat, client, join, move_texts, new_table
 
 DAY = 86400.0
 WHOT2 = {"game": "whot", "players": 2, "preset": "nigerian"}
@@ -40,7 +40,7 @@ def ada_to_play(c: Any, on_timeout: str) -> tuple[dict[str, Any], Seat, dict[str
     )  # fmt: skip
     ada = Seat(c, t["code"], t["token"], 0)
     view = ada.until("view")
-    while not view["legal"]:
+    while not move_texts(view):
         view = ada.until("view")
     return t, ada, view
 
@@ -82,7 +82,7 @@ def test_a_bot_takes_the_seat_of_a_person_out_of_time(sqlite_url: str) -> None:
                 break
         else:
             raise AssertionError("the game did not go on")
-        assert msg["legal"] == [], "Ada watches now"
+        assert move_texts(msg) == [], "Ada watches now"
         assert my_turns(c, t["token"]) == [], "the token no longer holds a seat there"
 
 

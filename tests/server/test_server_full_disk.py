@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from server_testkit import Seat, client, join, new_table
+from server_testkit import Seat, client, join, move_texts, new_table
 from sqlalchemy.exc import OperationalError
 
 
@@ -43,7 +43,8 @@ def test_a_move_that_cannot_be_stored_is_refused_in_words(
         v = seats[0].until("view")
         seats[1].until("view")
         mover = seats[v["to_play"]]
-        move = mover.last["legal"][0]  # type: ignore[index]
+        assert mover.last is not None
+        move = move_texts(mover.last)[0]
         app: Any = c.app
         disk = Disk(monkeypatch, app.state.db.store.tables, "add_moves")
         mover.send({"type": "move", "move": move, "ply": v["ply"]})

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Seat, client, join, new_table
+from server_testkit import Seat, client, join, move_texts, new_table
 
 from parlour.cli import main as parlour_main
 from parlour.core import Move
@@ -59,8 +60,8 @@ def test_match_scoreboard_and_host_starts_next_game(sqlite_url: str, tmp_path: P
                 v = ada.until("view")
                 if v["game_number"] == number and v["to_play"] is None:
                     break
-                if v["legal"]:
-                    ada.send({"type": "move", "move": v["legal"][0], "ply": v["ply"]})
+                if move_texts(v):
+                    ada.send({"type": "move", "move": move_texts(v)[0], "ply": v["ply"]})
             assert v["scoreboard"]["games_played"] == number + 1
             if number == 0:
                 ada.send({"type": "next"})
@@ -87,7 +88,7 @@ def test_bots_pause_before_moving(sqlite_url: str) -> None:
         ada = Seat(c, t["code"], t["token"], 0)
         v = ada.until("view")
         while v["to_play"] != 1:
-            ada.send({"type": "move", "move": v["legal"][0], "ply": v["ply"]})
+            ada.send({"type": "move", "move": move_texts(v)[0], "ply": v["ply"]})
             v = ada.until("view", ply=v["ply"] + 1)
         start = time.monotonic()
         ada.until("view", ply=v["ply"] + 1)
@@ -121,7 +122,7 @@ def test_a_thinking_bot_does_not_hold_the_table(sqlite_url: str, monkeypatch: An
     class Sleepy(base.Bot):
         name = "sleepy"
 
-        def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+        def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
             thinking.set()
             go.wait(10)
             return legal[0]
@@ -132,7 +133,7 @@ def test_a_thinking_bot_does_not_hold_the_table(sqlite_url: str, monkeypatch: An
         ada = Seat(c, t["code"], t["token"], 0)
         v = ada.until("view")
         while v["to_play"] != 1:
-            ada.send({"type": "move", "move": v["legal"][-1], "ply": v["ply"]})
+            ada.send({"type": "move", "move": move_texts(v)[-1], "ply": v["ply"]})
             v = ada.until("view", ply=v["ply"] + 1)
         assert thinking.wait(5), "the bot never started thinking"
         ada.send({"type": "view"})

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_testkit import free_port
+from server_testkit import free_port, move_texts
 from websockets.sync.client import ClientConnection, connect
 
 
@@ -98,7 +98,7 @@ def play(people: dict[int, Client], moves: int | None) -> int:
             mv = mover.views[-1] if mover.views and mover.views[-1]["ply"] == v["ply"] else None
             if mv is None:
                 mv = mover.until_view(lambda x, p=v["ply"]: x["ply"] >= p)
-            mover.ws.send(json.dumps({"type": "move", "move": mv["legal"][0], "ply": mv["ply"]}))
+            mover.ws.send(json.dumps({"type": "move", "move": move_texts(mv)[0], "ply": mv["ply"]}))
             made += 1
         v = first.until_view(lambda x, p=v["ply"]: x["ply"] > p)
 

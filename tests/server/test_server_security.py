@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_testkit import Seat, client, join, new_table
+from server_testkit import Seat, client, join, move_texts, new_table
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.server.app import STATIC
@@ -69,7 +69,7 @@ def test_bad_messages_get_clear_errors_and_change_nothing(table: Any) -> None:
     waiter.until("view") if waiter is b else None
     ply = v["ply"]
     assert mover.last is not None
-    good = mover.last["legal"][0]
+    good = move_texts(mover.last)[0]
 
     def expect(seat: Seat, payload: Any, code_: str, raw: bool = False) -> dict[str, Any]:
         if raw:
@@ -85,7 +85,7 @@ def test_bad_messages_get_clear_errors_and_change_nothing(table: Any) -> None:
     expect(waiter, {"type": "move", "move": good, "ply": ply}, "not_your_turn")
     expect(mover, {"type": "move", "move": "play 99 moon", "ply": ply}, "illegal")
     bad = expect(mover, {"type": "move", "move": "fly away"}, "illegal")
-    assert bad["legal"] == mover.last["legal"]
+    assert bad["legal"] == move_texts(mover.last)  # the refusal lists the texts
     expect(mover, {"type": "move", "move": good, "ply": ply - 1}, "stale")
     expect(mover, "{not json", "malformed", raw=True)
     expect(mover, "[1, 2]", "malformed", raw=True)

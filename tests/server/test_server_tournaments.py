@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 import pytest
-from server_testkit import Seat, client
+from server_testkit import Seat, client, move_texts
 from sqlalchemy import create_engine, select
 
 from parlour.server.schema import games, tournament_entrants, tournament_tables
@@ -295,8 +295,8 @@ def test_a_person_plays_their_rounds_with_their_entrant_token(sqlite_url: str) -
                 msg = ada.until("view")
                 if msg["view"]["is_over"]:
                     break
-                if msg["legal"]:
-                    ada.send({"type": "move", "move": rng.choice(msg["legal"]), "ply": msg["ply"]})
+                if texts := move_texts(msg):
+                    ada.send({"type": "move", "move": rng.choice(texts), "ply": msg["ply"]})
             ada.close()
         got = wait_finished(c, made["id"], 60)
     assert "Ada" in [s["name"] for s in got["standings"]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from parlour.bots import Bot
@@ -11,5 +12,5 @@ from parlour.core import Move
 class HighestBot(Bot):
     name = "greedy"
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         return max(legal, key=lambda m: m.fields()["card"])

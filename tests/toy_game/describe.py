@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -13,7 +13,7 @@ def describe_event(event: Any, names: Sequence[str]) -> str:
     return f"{who} draws a card"
 
 
-def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
+def render(view: Mapping[str, Any], viewer: int | None, names: list[str]) -> str:
     lines = [f"{names[p]}: {view['scores'][p]} points" for p in range(view["players"])]
     if "hand" in view:
         lines.append("Your hand: " + " ".join(str(c) for c in view["hand"]))

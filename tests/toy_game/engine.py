@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from parlour.core import (
     Game,
@@ -16,6 +16,7 @@ from parlour.core import (
     Result,
     SetupError,
     State,
+    View,
     events_from_wire,
     option,
     to_wire,
@@ -142,7 +143,7 @@ class ToyGame(Game[ToyRules, "ToyState"]):
         s.history = [parse_move(t) for t in data["history"]]
         return s
 
-    def sample_state(self, view: dict[str, Any], rng: GameRng) -> ToyState:
+    def sample_state(self, view: Mapping[str, Any], rng: GameRng) -> ToyState:
         me = view["viewer"]
         left = Counter(PACK)
         left.subtract(view["hand"])
@@ -156,6 +157,16 @@ class ToyGame(Game[ToyRules, "ToyState"]):
         s.pile = list(view["pile"])
         s.events = events_from_wire(view["events"], KINDS, parse_move)
         return s
+
+
+class ToyView(View, total=False):
+    """High Card's keys beyond the envelope."""
+
+    turn: int
+    scores: list[int]
+    pile: list[int]
+    pack: int
+    hand: list[int]
 
 
 class ToyState(State):
@@ -207,11 +218,15 @@ class ToyState(State):
                 self.turn = q
                 break
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        v = self._envelope(player, [len(h) for h in self.hands])
+    def view(self, player: int | None) -> ToyView:
+        # the envelope, typed as this game's view (a cast: no copy); its own keys follow
+        v = cast(ToyView, self._envelope(player, [len(h) for h in self.hands]))
         v["events"] = list(self.events)
-        v.update(
-            turn=self.turn, scores=list(self.scores), pile=list(self.pile), pack=len(self.pack)
+        v["turn"], v["scores"], v["pile"], v["pack"] = (
+            self.turn,
+            list(self.scores),
+            list(self.pile),
+            len(self.pack),
         )
         if player is not None:
             v["hand"] = sorted(self.hands[player])

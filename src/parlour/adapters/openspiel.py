@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, cast
 
 import parlour
 from parlour.bots import Bot, make_bot
@@ -229,7 +229,7 @@ class ViewObserver:
     def string_from(self, state: ParlourSpielState, player: int) -> str:
         view = state.pstate.view(player)
         if not self.with_events:
-            view.pop("events", None)
+            cast(dict[str, Any], view).pop("events", None)  # this fresh view's own
         return json.dumps(view_to_wire(view), separators=(",", ":"), sort_keys=True)
 
 

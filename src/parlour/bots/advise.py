@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.core import Game, Move
@@ -15,7 +15,7 @@ __all__ = ["advise"]
 
 
 def advise(
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     legal: list[Move],
     game: Game[Any, Any],
     bot: str = "hint",

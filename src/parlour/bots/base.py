@@ -28,9 +28,9 @@ class Bot(ABC):
             raise RulesError(f"bot {self.name} takes no parameters, not {', '.join(params)}")
 
     @abstractmethod
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move: ...
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move: ...
 
-    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def explain(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         """The move and a short reason, for a person's hint. Bots override with their estimate."""
         return self.choose(view, legal), f"{self.name} would play this"
 

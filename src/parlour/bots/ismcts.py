@@ -332,7 +332,7 @@ class ISMCTSBot(Bot):
     # --- the search -----------------------------------------------------------------------------
     def search(
         self,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         legal: list[Move],
         trace: list[tuple[Move, float]] | None = None,
         *,
@@ -389,12 +389,12 @@ class ISMCTSBot(Bot):
                 return index[move]
         return self.rng.choice(legal)
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         stats = self.search(view, legal, all_moves=False)
         self.last = stats
         return self._pick(stats, legal)
 
-    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def explain(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         stats = self.search(view, legal, all_moves=False)
         self.last = stats
         move = self._pick(stats, legal)
@@ -439,7 +439,7 @@ class _Search:
     def __init__(
         self,
         bot: ISMCTSBot,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         me: int,
         trace: list[tuple[Move, float]] | None,
         all_moves: bool,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from parlour.core import Move
@@ -13,7 +14,7 @@ class RandomBot(Bot):
     name = "random"
     reads_view = False  # a uniform choice among the legal moves
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         return self.rng.choice(legal)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from parlour.core import Game, Move, RulesError, State
@@ -66,10 +66,10 @@ class _TrueStateGame:
         self.players = game.players
         self._state = state
 
-    def sample_state(self, view: dict[str, Any], rng: GameRng) -> State:
+    def sample_state(self, view: Mapping[str, Any], rng: GameRng) -> State:
         return self._state.copy()
 
-    def sampler(self, view: dict[str, Any]) -> Callable[[GameRng], State]:
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[GameRng], State]:
         return lambda rng: self.sample_state(view, rng)
 
 
@@ -134,7 +134,7 @@ class OpenSpielISMCTS(Bot):
         )
         self._encoding = self._spiel.encoding
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
         # A state consistent with the view, never the true one; the search redraws its own.

@@ -18,7 +18,7 @@ from .events import Event, events_from_wire, to_wire, view_to_wire
 from .formats import MatchFormat
 from .match import Match
 from .options import option, option_table, override, rules_to_dict
-from .protocol import ENVELOPE, Game, Move, Result, State
+from .protocol import ENVELOPE, Game, Move, Result, State, View
 from .record import Record
 from .registry import GameInfo, WebAssets, games, info, make, register, register_package
 from .replay import replay
@@ -43,6 +43,7 @@ __all__ = [
     "RulesError",
     "SetupError",
     "State",
+    "View",
     "WebAssets",
     "events_from_wire",
     "games",

@@ -16,7 +16,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from .errors import IllegalMove, LoadError, NotAMove, NotLegalNow
 from .formats import MatchFormat
@@ -24,10 +24,26 @@ from .options import rules_to_dict
 from .record import Record
 from .rng import GameRng
 
-__all__ = ["ENVELOPE", "Game", "Move", "Result", "State"]
+__all__ = ["ENVELOPE", "Game", "Move", "Result", "State", "View"]
 
-#: The keys every view has, whatever the game (docs/protocol.md, "The view envelope").
-ENVELOPE = ("game", "viewer", "players", "to_play", "is_over", "hand_counts", "events")
+
+class View(TypedDict):
+    """What every view of every game holds, the envelope (docs/protocol.md, "The view envelope"):
+    `State.view` returns it, each game's own keys in a `total=False` extension in its folder
+    (`WhotView`, `SorryView`, …). A type for readers and mypy only: at run time a view is the plain
+    dict the engine builds, never converted."""
+
+    game: str
+    viewer: int | None  # None: a spectator
+    players: int
+    to_play: int | None  # None once over
+    is_over: bool
+    hand_counts: list[int] | None  # None in a game without hands
+    events: list[Any]  # typed events (parlour.core.events), oldest first
+
+
+#: The keys every view has, whatever the game, in order: `View`'s.
+ENVELOPE = tuple(View.__annotations__)
 
 
 class Move(ABC):
@@ -158,7 +174,7 @@ class Game(ABC, Generic[R, S]):
         """Rebuild a state from `State.to_dict()`."""
 
     @abstractmethod
-    def sample_state(self, view: dict[str, Any], rng: GameRng) -> S:
+    def sample_state(self, view: Mapping[str, Any], rng: GameRng) -> S:
         """A full state consistent with everything `view` shows (a determinization).
 
         Used by search bots: they never see the true state, only states drawn from those that the
@@ -166,7 +182,7 @@ class Game(ABC, Generic[R, S]):
         arrived over the wire (events as JSON objects).
         """
 
-    def sampler(self, view: dict[str, Any]) -> Callable[[GameRng], S]:
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[GameRng], S]:
         """`sample_state` for many draws from one view: `sampler(view)(rng)` is
         `sample_state(view, rng)`, the same state from the same draws. A search draws hundreds of
         determinizations from one view; a game whose reading of the view is much of a draw's cost
@@ -234,7 +250,7 @@ class State(ABC):
         """Carry out a move already known to be legal."""
 
     @abstractmethod
-    def view(self, player: int | None) -> dict[str, Any]:
+    def view(self, player: int | None) -> View:
         """What `player` may know; `None` is a spectator. The keys of `ENVELOPE` first (built by
         `_envelope`), then the game's own; events are typed (`parlour.core.events`), everything
         else plain JSON data. `parlour.core.events.view_to_wire` gives the JSON form."""
@@ -280,7 +296,7 @@ class State(ABC):
         the position settles it (Sorry!'s `1 enter` when one colour can enter)."""
         return self.game.parse_move(text)
 
-    def _envelope(self, viewer: int | None, hand_counts: list[int] | None) -> dict[str, Any]:
+    def _envelope(self, viewer: int | None, hand_counts: list[int] | None) -> View:
         """The keys every view starts with (`ENVELOPE`)."""
         return {
             "game": self.game.name,

@@ -144,9 +144,11 @@ class GameInfo:
         return fn
 
     @cached_property
-    def render(self) -> Callable[[dict[str, Any], int | None, list[str]], str] | None:
+    def render(self) -> Callable[[Mapping[str, Any], int | None, list[str]], str] | None:
         """`render(view, viewer, names)`: the table for the terminal, as Rich markup."""
-        fn: Callable[[dict[str, Any], int | None, list[str]], str] | None = self._optional("render")
+        fn: Callable[[Mapping[str, Any], int | None, list[str]], str] | None = self._optional(
+            "render"
+        )
         return fn
 
     @cached_property

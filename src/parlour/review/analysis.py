@@ -370,7 +370,7 @@ class DecisionPoint:
     """What the seat knew at one of its decisions: the view, the legal moves, the move played."""
 
     ply: int
-    view: dict[str, Any]
+    view: Mapping[str, Any]
     legal: list[Move]
     played: Move
 
@@ -419,7 +419,7 @@ def _gap_se(best: Sequence[float], other: Sequence[float]) -> float | None:
 
 def judge(
     game: Game[Any, Any],
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     legal: Sequence[Move],
     played: Move,
     *,

@@ -629,8 +629,7 @@ class ViewOut(TypedDict, total=False):
     events_from: int
     events: list[Any]
     log: list[str]
-    legal: list[str]  # the moves' texts again: dropped at protocol 2 (docs/protocol.md)
-    moves: list[dict[str, Any]]
+    moves: list[dict[str, Any]]  # each with its text (protocol 1's `legal` texts: docs/protocol.md)
     clock: dict[str, Any] | None
     status: str
     result: dict[str, Any]

@@ -36,7 +36,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, cast
 
 from parlour.core import GameRng, LoadError, ParlourError, Record, State, info, make
 from parlour.core.events import view_to_wire
@@ -121,7 +121,7 @@ def game_steps(
     def step(ply: int, move: str | None, mover: int | None, words: list[str] | None) -> None:
         nonlocal sent, seen
         typed = state.view(look)
-        events = typed.pop("events")
+        events = cast(dict[str, Any], typed).pop("events")  # apart: out of this fresh view
         whole = view_to_wire(typed)
         new = events[seen:]
         entry: dict[str, Any] = {
@@ -328,7 +328,7 @@ def puzzle_message(puzzle: Puzzle) -> dict[str, Any]:
     gi = info(puzzle.game)
     seat = puzzle.seat
     typed = state.view(seat)
-    typed.pop("events")
+    cast(dict[str, Any], typed).pop("events")  # sent apart: out of this fresh view
     names = [f"Player {p + 1}" + (" (you)" if p == seat else "") for p in range(puzzle.players)]
     words: list[str] = []
     try:  # the events as objects again, the way a bot reads a view that came as JSON
@@ -359,7 +359,6 @@ def puzzle_message(puzzle: Puzzle) -> dict[str, Any]:
             "events_from": 0,
             "events": puzzle.history,
             "log": words,
-            "legal": [str(m) for m in legal],
             "moves": [m.to_wire() for m in legal],
             "clock": None,
             "status": "playing",

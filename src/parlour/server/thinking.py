@@ -20,6 +20,7 @@ import asyncio
 import json
 import os
 from collections import deque
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from typing import Any
@@ -122,7 +123,7 @@ class Thinker:
         game: Game[Any, Any],
         bot: Bot,
         spec: str,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         legal: list[Move],
         seed: int,
         payer: str = "",
@@ -166,7 +167,7 @@ def _think(
     players: int,
     rules: str,
     spec: str,
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     legal: list[str],
     seed: int,
 ) -> str:

@@ -2,15 +2,15 @@
 
 Everything a client receives is built here, from a `Table`, as plain JSON data: the table's public
 facts, a seat's view (the game's view envelope and keys, its new typed events as objects, those
-events in words for the log, and its legal moves as text and as fields), hints, clock timeouts and
-errors. Words are made here, at the edge, by the game's own `describe` function.
+events in words for the log, and its legal moves, each with its text and its fields), hints, clock
+timeouts and errors. Words are made here, at the edge, by the game's own `describe` function.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, cast
 
 from parlour.core import GameInfo, Move, info
 from parlour.core.events import to_wire, view_to_wire
@@ -180,13 +180,15 @@ def view(
     cache: EventCache | None = None,
 ) -> ViewOut:
     """The `view` message for one seat (None: a spectator): its view, the events from
-    `events_from` on (as objects and in words), its legal moves when it is to play, the clock
+    `events_from` on (as objects and in words), its legal moves when it is to play (each with
+    its text: protocol 2 sends no separate list of texts), the clock
     (`deadline`: when the player to move runs out, wall clock).
     (A gateway may send the view as a patch of the one sent before: see `patch`.)"""
     state = t.state
     assert state is not None
     typed = state.view(t.local_player(seat))
-    events = typed.pop("events")
+    # the events go apart in the message: taken out of this fresh view, not copied
+    events = cast(dict[str, Any], typed).pop("events")
     start = min(events_from, len(events))
     to_play = t.seat_to_play()
     legal: list[Move] = state.legal_moves() if to_play is not None and to_play == seat else []
@@ -203,7 +205,6 @@ def view(
         "events_from": start,
         "events": wires,
         "log": words,
-        "legal": [str(m) for m in legal],
         "moves": [m.to_wire() for m in legal],
         "clock": (
             {"seat": to_play, "remaining": max(0.0, deadline - time.time())}

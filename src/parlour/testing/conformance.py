@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from parlour.core import ENVELOPE, Game, IllegalMove, NotAMove, NotLegalNow, State, replay
+from parlour.core import ENVELOPE, Game, IllegalMove, NotAMove, NotLegalNow, State, View, replay
 from parlour.core.events import Event, view_to_wire
 from parlour.core.rng import GameRng
 
@@ -169,7 +169,7 @@ def check_notation(game: Game[Any, Any], seed: int) -> None:
     random_playout(game, seed, probe)
 
 
-def _views(state: State, game: Game[Any, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+def _views(state: State, game: Game[Any, Any]) -> Iterator[tuple[int, View]]:
     for p in range(game.players):
         yield p, state.view(p)
 

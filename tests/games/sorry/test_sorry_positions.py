@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from parlour.core import SetupError
 from parlour.games.sorry.engine import SorryState
 
 
-def without_events(view: dict[str, Any]) -> dict[str, Any]:
+def without_events(view: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k != "events"}
 
 

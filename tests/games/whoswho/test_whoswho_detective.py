@@ -57,6 +57,7 @@ def test_the_sevens_left_are_not_looked_for_in_a_hand_that_lacks_them() -> None:
     # reads only what a call shows the caller holds, gives seat 4 a third of each.
     state = position(MOVES)
     view = state.view(0)
+    assert view["hand_counts"] is not None  # every Who\'s Who view counts hands
     chance = detective_chances(view)
     for card in ("7 money", "7 sport"):
         assert set(chance[parse_card(card)]) == {1, 2}
@@ -100,6 +101,7 @@ def test_never_strikes_the_last_possible_holder() -> None:
             continue
         me = state.turn
         view = state.view(me)
+        assert view["hand_counts"] is not None  # every Who\'s Who view counts hands
         chance = detective_chances(view)
         assert len(chance) == sum(view["hand_counts"]) - len(view["hand"])
         for row in chance.values():

@@ -13,7 +13,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -133,7 +133,7 @@ def seated(name: str, players: int, seeds: range) -> Iterable[tuple[State, int]]
         yield state, state.to_play
 
 
-def public(view: dict[str, Any]) -> dict[str, Any]:
+def public(view: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k != "events"}
 
 

@@ -111,6 +111,7 @@ def test_the_chances_give_each_player_its_cards_and_each_card_one_holder() -> No
             continue
         me = state.turn
         view = state.view(me)
+        assert view["hand_counts"] is not None  # every Who\'s Who view counts hands
         hand = [parse_card(t) for t in view["hand"]]
         holders = {parse_card(t): who for t, who in view["holders"].items()}
         booked = [x for bs in view["books"] for x in bs]

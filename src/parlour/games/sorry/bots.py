@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from parlour.bots.base import Bot
@@ -51,7 +52,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def _scores(self, view: dict[str, Any], legal: list[Move]) -> list[tuple[float, Move]]:
+    def _scores(self, view: Mapping[str, Any], legal: list[Move]) -> list[tuple[float, Move]]:
         game = self.game
         assert isinstance(game, SorryGame)
         base = game.sample_state(view, GameRng(self.rng.getrandbits(63)))
@@ -68,12 +69,12 @@ class GreedyBot(Bot):
             out.append((score, move))
         return out
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
         return best_move(self._scores(view, legal), self.rng)
 
-    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def explain(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:
             return legal[0], "the only move"
         scores = sorted(self._scores(view, legal), key=lambda x: -x[0])

@@ -67,6 +67,7 @@ from .describe import card_words
 from .events import KINDS, Bumped, Drew, Forfeited, Played, Reshuffled, Slid, Won, view_events
 from .notation import ENTER, MOVE, PASS, SORRY_MOVE, SPLIT, SWAP, SorryMove, parse_move
 from .rules import SorryRules
+from .view import SorryView
 
 __all__ = ["REASONS", "SorryGame", "SorryState"]
 
@@ -470,7 +471,7 @@ class SorryGame(Game[SorryRules, "SorryState"]):
         s.rng = GameRng.from_jsonable(data["rng"])
         return s
 
-    def sample_state(self, view: dict[str, Any], rng: GameRng) -> SorryState:
+    def sample_state(self, view: Mapping[str, Any], rng: GameRng) -> SorryState:
         """A state showing `view`: the pack (and in the point-score game the hands the viewer
         cannot see) redrawn from the cards not in sight."""
         t = self.t
@@ -1074,23 +1075,22 @@ class SorryState(State):
             counts[t.seat[ci]] += len(self.hands[ci])
         return counts
 
-    def view(self, player: int | None) -> dict[str, Any]:
+    def view(self, player: int | None) -> SorryView:
         t = self.t
-        v = self._envelope(player, self._hand_counts())
+        # the envelope, typed as this game's view (a cast: no copy); its own keys follow
+        v = cast(SorryView, self._envelope(player, self._hand_counts()))
         v["events"] = self.events[:]
-        v.update(
-            colours=list(t.name),
-            seats=list(t.seat),
-            partnership=t.partnership,
-            point_score=t.points,
-            turn=self.turn_colour,
-            card=card_token(self.card) if self.card else None,
-            again=self.again,
-            pawns={t.name[ci]: self.pawn_squares(ci) for ci in range(t.n)},
-            discard=[card_token(c) for c in self.discard],
-            pack=len(self.pack),
-            winners=list(self.winners),
-        )
+        v["colours"] = list(t.name)
+        v["seats"] = list(t.seat)
+        v["partnership"] = t.partnership
+        v["point_score"] = t.points
+        v["turn"] = self.turn_colour
+        v["card"] = card_token(self.card) if self.card else None
+        v["again"] = self.again
+        v["pawns"] = {t.name[ci]: self.pawn_squares(ci) for ci in range(t.n)}
+        v["discard"] = [card_token(c) for c in self.discard]
+        v["pack"] = len(self.pack)
+        v["winners"] = list(self.winners)
         if t.points:
             v["hand_sizes"] = {t.name[ci]: len(self.hands[ci]) for ci in range(t.n)}
             v["hands"] = {

@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any, cast
 
 from parlour.bots.base import Bot, number_params
@@ -196,7 +197,7 @@ class ExpectimaxBot(Bot):
         super().__init__(game, rng, **params)
         self.ahead = weights["ahead"]
 
-    def _scores(self, view: dict[str, Any], legal: list[Move]) -> list[tuple[float, Move]]:
+    def _scores(self, view: Mapping[str, Any], legal: list[Move]) -> list[tuple[float, Move]]:
         game = self.game
         assert isinstance(game, SorryGame)
         state = game.sample_state(view, GameRng(self.rng.getrandbits(63)))
@@ -204,12 +205,12 @@ class ExpectimaxBot(Bot):
             return move_scores(state, legal)
         return expected_chances(state, legal, self.ahead)
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
         return best_move(self._scores(view, legal), self.rng)
 
-    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def explain(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:
             return legal[0], "the only move"
         game = self.game

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any, cast
 
@@ -195,17 +195,17 @@ def hint_policy(state: State, rng: random.Random) -> Move:
 class SorryHintBot(Bot):
     name = "hint"
 
-    def _scores(self, view: dict[str, Any], legal: list[Move]) -> list[tuple[float, Move]]:
+    def _scores(self, view: Mapping[str, Any], legal: list[Move]) -> list[tuple[float, Move]]:
         game = self.game
         assert isinstance(game, SorryGame)
         return move_scores(game.sample_state(view, GameRng(self.rng.getrandbits(63))), legal)
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
         return best_move(self._scores(view, legal), self.rng)
 
-    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def explain(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:
             return legal[0], "the only move"
         score, move = max(self._scores(view, legal), key=lambda x: x[0])

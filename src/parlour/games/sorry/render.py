@@ -9,6 +9,7 @@ round the edge, so every square name (`r4`, `b12`, …) can be read off the pict
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .board import COLOURS, DIAMOND_NUMBER, EXIT_NUMBER, LETTERS, SLIDES, parse_square
@@ -50,7 +51,9 @@ def _paint(text: str, colour: str, bold: bool = False, dim: bool = False) -> str
     return f"[{style}]{text}[/]"
 
 
-def render(view: dict[str, Any], viewer: int | None = None, names: list[str] | None = None) -> str:
+def render(
+    view: Mapping[str, Any], viewer: int | None = None, names: list[str] | None = None
+) -> str:
     colours: list[str] = view["colours"]
     seats: list[int] = view["seats"]
     players = view.get("players", len(set(seats)))

@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from parlour.core import Game, Move, Result, RulesError, SetupError, State, to_wire
 from parlour.core.formats import MatchFormat
@@ -67,6 +67,7 @@ from .events import (
 )
 from .notation import THANK, Ask, Thank, parse_books_move
 from .rules import BooksRules
+from .views import BooksView
 
 __all__ = ["BooksGame", "BooksState"]
 
@@ -271,13 +272,13 @@ class BooksGame(Game[BooksRules, "BooksState"]):
         st.hands = [[parse_card(t) for t in h] for h in data["hands"]]
         return st
 
-    def sample_state(self, view: dict[str, Any], rng: GameRng) -> BooksState:
+    def sample_state(self, view: Mapping[str, Any], rng: GameRng) -> BooksState:
         return self._sampler(view)(rng)
 
-    def sampler(self, view: dict[str, Any]) -> Callable[[GameRng], BooksState]:
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[GameRng], BooksState]:
         return self._sampler(view)
 
-    def _sampler(self, view: dict[str, Any]) -> Callable[[GameRng], BooksState]:
+    def _sampler(self, view: Mapping[str, Any]) -> Callable[[GameRng], BooksState]:
         """Determinizations of `view` (`sample_state`): the other hands redealt from the cards
         the viewer has not seen, consistently with what the table knows. The view is read and the
         constraints worked out once; each draw copies the public part and deals (reading the view
@@ -768,8 +769,9 @@ class BooksState(State):
             return None
         return {"caller": self.turn, "giver": self.pending[0], "card": str(self.pending[1])}
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        v = self._envelope(player, [len(h) for h in self.hands])
+    def view(self, player: int | None) -> BooksView:
+        # the envelope, typed as this game's view (a cast: no copy); its own keys follow
+        v = cast(BooksView, self._envelope(player, [len(h) for h in self.hands]))
         v["events"] = self.events[:]
         v["dealer"] = self.dealer
         v["books"] = [list(b) for b in self.books]
@@ -931,7 +933,7 @@ class BooksState(State):
             out.append(entry)
         return out
 
-    def _load_public(self, d: dict[str, Any]) -> None:
+    def _load_public(self, d: Mapping[str, Any]) -> None:
         self.dealer = d["dealer"]
         self.is_over = d["is_over"]
         self.turn = d["to_play"] if d["to_play"] is not None else 0

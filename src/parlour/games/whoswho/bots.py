@@ -14,7 +14,7 @@ evaluation of unfinished games (`books_playout`, `books_evaluate`), so playouts 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.bots.base import Bot
@@ -36,7 +36,7 @@ __all__ = [
 class TricksGreedyBot(Bot):
     name = "greedy"
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         hand = [parse_card(t) for t in view.get("hand", [])]
         prefers = [m for m in legal if isinstance(m, Prefer)]
         if prefers:
@@ -71,14 +71,14 @@ class TricksGreedyBot(Bot):
 class BooksGreedyBot(Bot):
     name = "greedy"
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         if THANK in legal:
             return THANK
         best = self.best_calls(view, legal)
         return self.rng.choice(best or legal)
 
     @staticmethod
-    def best_calls(view: dict[str, Any], legal: list[Move]) -> list[Move]:
+    def best_calls(view: Mapping[str, Any], legal: list[Move]) -> list[Move]:
         """The calls these rules rank first (one is drawn at random): for a card the table knows
         the player holds, else one the player may hold; then of the number held most; then on
         the player with the most cards."""

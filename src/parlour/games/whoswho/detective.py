@@ -121,7 +121,7 @@ class BooksDetectiveBot(BooksSleuthBot):
                 raise RulesError(f"detective: grain must be a whole number 1 to 50, not {grain}")
             self.grain = int(grain)
 
-    def chances(self, view: dict[str, Any]) -> dict[Card, dict[int, float]]:
+    def chances(self, view: Mapping[str, Any]) -> dict[Card, dict[int, float]]:
         return detective_chances(view, self.game.rules.caller_must_hold)
 
     def near(self, p: float) -> float:

@@ -65,7 +65,7 @@ def _rounds_read(
     return played, void
 
 
-def _memory(view: dict[str, Any]) -> tuple[list[Card], list[set[str]]]:
+def _memory(view: Mapping[str, Any]) -> tuple[list[Card], list[set[str]]]:
     """What the view shows of this deal: see `_rounds_read`."""
     rounds = [tr["cards"] for tr in view.get("tricks", [])]
     if view.get("trick"):
@@ -196,7 +196,7 @@ def _lead(
 class TricksHintBot(Bot):
     name = "hint"
 
-    def _choose(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def _choose(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         me: int = view["viewer"]
         played, void = _memory(view)
         teams = view.get("teams")
@@ -213,12 +213,12 @@ class TricksHintBot(Bot):
             rng=self.rng,
         )
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
         return self._choose(view, legal)[0]
 
-    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def explain(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:
             return legal[0], "the only move"
         return self._choose(view, legal)

@@ -24,7 +24,7 @@ game's state.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.bots.base import Bot
@@ -57,10 +57,10 @@ class TricksLookaheadBot(Bot):
     def budget(self) -> dict[str, float]:
         return {"pool": float(self.deals)}
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         return self.explain(view, legal)[0]
 
-    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def explain(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:
             return legal[0], "the only move"
         hinted, why = self.hint.explain(view, legal)
@@ -77,7 +77,7 @@ class TricksLookaheadBot(Bot):
             f"over {self.deals} likely deals"
         )
 
-    def tricks_won(self, view: dict[str, Any], plays: Sequence[Move]) -> dict[Move, float]:
+    def tricks_won(self, view: Mapping[str, Any], plays: Sequence[Move]) -> dict[Move, float]:
         """Per card, the tricks this seat won with it over `deals` deals drawn from the view, the
         rest of the deal played by the hint rules (the same deals for every card)."""
         me: int = view["viewer"]

@@ -8,6 +8,7 @@ into words by `describe`, for every edge alike.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.markup import escape
@@ -44,20 +45,20 @@ def _suit(suit: str) -> str:
     return f"[{_STYLE[suit]}]{suit.capitalize()}[/] ({COLOURS[suit]})"
 
 
-def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
+def render(view: Mapping[str, Any], viewer: int | None, names: list[str]) -> str:
     if view["game"] == "whoswho-books":
         return _render_books(view, viewer, names)
     return _render_tricks(view, viewer, names)
 
 
-def _seat_label(view: dict[str, Any], viewer: int | None, names: list[str], i: int) -> str:
+def _seat_label(view: Mapping[str, Any], viewer: int | None, names: list[str], i: int) -> str:
     mark = "▶ " if view["to_play"] == i else "  "
     # " (you)" after the viewer's name, unless the name says it already ("You")
     you = " (you)" if i == viewer and name_of(names, i).casefold() != "you" else ""
     return f"{mark}[{i + 1}] {_name(names, i)}{you}"
 
 
-def _render_tricks(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
+def _render_tricks(view: Mapping[str, Any], viewer: int | None, names: list[str]) -> str:
     n = view["players"]
     lines = [
         f"[bold]Who's Who — Game No. 1[/] · deal {view['deal']} of {view['deals']} · "
@@ -96,7 +97,7 @@ def _render_tricks(view: dict[str, Any], viewer: int | None, names: list[str]) -
     return "\n".join(lines)
 
 
-def _render_books(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
+def _render_books(view: Mapping[str, Any], viewer: int | None, names: list[str]) -> str:
     n = view["players"]
     lines = [
         f"[bold]Who's Who — Game No. 2[/] · dealer {_name(names, view['dealer'])} · "
@@ -138,7 +139,7 @@ def _render_books(view: dict[str, Any], viewer: int | None, names: list[str]) ->
     return "\n".join(lines)
 
 
-def _game_over(view: dict[str, Any], names: list[str]) -> str:
+def _game_over(view: Mapping[str, Any], names: list[str]) -> str:
     """The end in words: who won with how much (from the `game_over` event), and why."""
     res = view["result"]
     over = [e for e in view["events"] if e.kind == "game_over"]

@@ -155,13 +155,13 @@ class BooksSleuthBot(Bot):
 
     name = "sleuth"
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         return self._choose(view, legal)[0]
 
-    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def explain(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         return self._choose(view, legal)
 
-    def _choose(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def _choose(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         name = self.name
         if THANK in legal:
             return THANK, f"{name}: say thank you, or the card goes back"
@@ -183,7 +183,7 @@ class BooksSleuthBot(Bot):
         p = chance.get(m.card, {}).get(m.target, 0.0)
         return m, f"{name}: the likeliest call ({p:.0%} that the player holds it)"
 
-    def chances(self, view: dict[str, Any]) -> dict[Card, dict[int, float]]:
+    def chances(self, view: Mapping[str, Any]) -> dict[Card, dict[int, float]]:
         """For each card the viewer neither holds nor sees in a book, the chance each other
         seat holds it (`call_chances`, from every call so far)."""
         me: int = view["viewer"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
-from typing import Any
+from typing import Any, cast
 
 from parlour.core import Game, Move, Result, RulesError, SetupError, State, refuse, to_wire
 from parlour.core.formats import MatchFormat
@@ -37,6 +37,7 @@ from .deck import (
 from .events import DealOver, Dealt, GameOver, Played, Preferred, TrickWon, typed_events
 from .notation import Play, Prefer, parse_tricks_move
 from .rules import TricksRules, deals_each
+from .views import TricksView
 
 __all__ = ["TricksGame", "TricksState", "trick_winner", "winning_play"]
 
@@ -224,13 +225,13 @@ class TricksGame(Game[TricksRules, "TricksState"]):
         st.stock = [parse_card(t) for t in data["stock"]]
         return st
 
-    def sample_state(self, view: dict[str, Any], rng: GameRng) -> TricksState:
+    def sample_state(self, view: Mapping[str, Any], rng: GameRng) -> TricksState:
         return self._sampler(view)(rng)
 
-    def sampler(self, view: dict[str, Any]) -> Callable[[GameRng], TricksState]:
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[GameRng], TricksState]:
         return self._sampler(view)
 
-    def _sampler(self, view: dict[str, Any]) -> Callable[[GameRng], TricksState]:
+    def _sampler(self, view: Mapping[str, Any]) -> Callable[[GameRng], TricksState]:
         """Determinizations of `view` (`sample_state`): the other hands and the cards laid aside
         redealt from the cards the viewer has not seen, keeping every void shown this deal. The
         view is read once; each draw copies the public part and deals."""
@@ -520,15 +521,16 @@ class TricksState(State):
             "deal_log": [dict(d, won=list(d["won"])) for d in self.deal_log],
         }
 
-    def view(self, player: int | None) -> dict[str, Any]:
+    def view(self, player: int | None) -> TricksView:
         g = self.game
-        v = self._envelope(player, [len(h) for h in self.hands])
+        # the envelope, typed as this game's view (a cast: no copy); its own keys follow
+        v = cast(TricksView, self._envelope(player, [len(h) for h in self.hands]))
         v["events"] = self.events[:]
         v["phase"] = self.phase
         v["deal"] = min(self.deal_no + 1, g.total_deals)
         v["deals"] = g.total_deals
         v["deals_done"] = self.deal_no
-        v.update(self._public())
+        v.update(cast(TricksView, self._public()))  # a view's own keys (and a save's)
         v["teams"] = g.teams()
         v["team_scores"] = self.team_scores() if g.partnerships else None
         v["stock_count"] = len(self.stock)
@@ -794,7 +796,7 @@ class TricksState(State):
                     f"so cannot hold {held[0]}"
                 )
 
-    def _load_public(self, d: dict[str, Any]) -> None:
+    def _load_public(self, d: Mapping[str, Any]) -> None:
         """The public part of a state, from `to_dict()` or a view (their keys agree)."""
         self.phase = d["phase"]
         self.deal_no = d["deals_done"]

@@ -12,7 +12,7 @@ playout policy where a bot spec asks for it: `ismcts:model=greedy,playout=greedy
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.bots.base import Bot
@@ -66,7 +66,7 @@ def greedy_move(hand: Sequence[int], legal: Sequence[Move], rng: random.Random) 
 class GreedyBot(Bot):
     name = "greedy"
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         return greedy_move([parse_card(t) for t in view.get("hand", [])], legal, self.rng)
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.bots.base import Bot, number_params
@@ -107,7 +107,7 @@ class CounterBot(Bot):
         super().__init__(game, rng, **params)
         self.w = weights
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
         plays = [m for m in legal if isinstance(m, WhotMove) and m.kind == "play"]
@@ -127,7 +127,9 @@ class CounterBot(Bot):
         best = max(scores)
         return plays[scores.index(best)]
 
-    def _scores(self, view: dict[str, Any], hand: list[int], plays: list[WhotMove]) -> list[float]:
+    def _scores(
+        self, view: Mapping[str, Any], hand: list[int], plays: list[WhotMove]
+    ) -> list[float]:
         w = self.w
         game = self.game
         assert isinstance(game, WhotGame)

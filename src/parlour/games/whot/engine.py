@@ -63,6 +63,7 @@ from .events import (
 )
 from .moves import DRAW, END, PASS, PLAIN, WhotMove, parse_move, play
 from .rules import DECLARATIONS, PICK_AMOUNT, WhotRules
+from .view import WhotView
 
 __all__ = ["DeclaringWhotState", "WhotGame", "WhotState", "lacks_from_events", "view_events"]
 
@@ -397,7 +398,7 @@ class WhotGame(Game[WhotRules, "WhotState"]):
     def state_from_dict(self, data: dict[str, Any]) -> WhotState:
         return WhotState._from_dict(self, data)
 
-    def sample_state(self, view: dict[str, Any], rng: GameRng) -> WhotState:
+    def sample_state(self, view: Mapping[str, Any], rng: GameRng) -> WhotState:
         return WhotState._from_view(self, view, rng)
 
 
@@ -1361,10 +1362,11 @@ class WhotState(State):
             "pack_public": self.pack_public,
         }
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        v = self._envelope(player, [len(h) for h in self.hands])
+    def view(self, player: int | None) -> WhotView:
+        # the envelope, typed as this game's view (a cast: no copy); its own keys follow
+        v = cast(WhotView, self._envelope(player, [len(h) for h in self.hands]))
         v["events"] = self.events[:]
-        v.update(self._public())
+        v.update(cast(WhotView, self._public()))  # a view's own keys (and a save's)
         v["call_card"] = v["pile"][-1] if self.pile else None
         if player is not None:
             v["hand"] = [card_text(c) for c in self.hands[player]]
@@ -1392,7 +1394,7 @@ class WhotState(State):
         return d
 
     @classmethod
-    def _build(cls, game: WhotGame, d: dict[str, Any], rng: GameRng) -> WhotState:
+    def _build(cls, game: WhotGame, d: Mapping[str, Any], rng: GameRng) -> WhotState:
         """A state from the public fields of a save or a view, with hands and pack given."""
         s = game.state_class.__new__(game.state_class)
         s._init_empty(game, int(d.get("seed", 0)), dict(d.get("setup", {})))
@@ -1436,7 +1438,7 @@ class WhotState(State):
         return s
 
     @classmethod
-    def _from_view(cls, game: WhotGame, v: dict[str, Any], rng: GameRng) -> WhotState:
+    def _from_view(cls, game: WhotGame, v: Mapping[str, Any], rng: GameRng) -> WhotState:
         me = v["viewer"]
         if me is None or "hand" not in v:
             raise IllegalMove("a state can only be sampled from a player's view")

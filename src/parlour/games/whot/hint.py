@@ -41,7 +41,7 @@ __all__ = ["SEARCH", "WhotHintBot", "evaluate", "hint_policy", "hint_scores", "l
 PICKS = ("pick_two", "pick_three")
 
 
-def lacking(view: dict[str, Any]) -> list[set[int]]:
+def lacking(view: Mapping[str, Any]) -> list[set[int]]:
     """Per seat, the symbols it was seen not to follow (it drew, not under a pick, while the symbol
     was called) and has not played since. Public knowledge: built from the events only."""
     lacks, _ = lacks_from_events(view_events(view), view["players"])
@@ -193,7 +193,7 @@ class WhotHintBot(Bot):
         self.hold = hold not in ("0", "no", "false", "off")
 
     def _score(
-        self, view: dict[str, Any], legal: list[Move], reasons: list[str] | None = None
+        self, view: Mapping[str, Any], legal: list[Move], reasons: list[str] | None = None
     ) -> tuple[list[float], list[WhotMove]]:
         game = self.game
         assert isinstance(game, WhotGame)
@@ -211,12 +211,12 @@ class WhotHintBot(Bot):
             reasons,
         )
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
         return _best(*self._score(view, legal), self.rng)
 
-    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def explain(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         if len(legal) == 1:
             return legal[0], "the only move"
         reasons: list[str] = []

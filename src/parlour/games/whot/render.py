@@ -3,6 +3,7 @@ words by `describe`, for every edge alike."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.markup import escape
@@ -70,7 +71,7 @@ def guide(rules: Any) -> str:
     return "\n".join(lines)
 
 
-def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
+def render(view: Mapping[str, Any], viewer: int | None, names: list[str]) -> str:
     lines = []
     n = view["players"]
     arrow = "→" if view["direction"] == 1 else "←"

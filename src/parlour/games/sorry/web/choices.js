@@ -1,7 +1,7 @@
 // Sorry!'s turn as a person builds it by clicks: the legal moves of this turn (from their fields,
-// msg.moves, in the order of msg.legal), narrowed by what has been clicked so far (`sel`: the card
-// chosen in the point-score game, the pawn chosen, the first half of a split 7). The arithmetic
-// of geometry.js only says where a destination is drawn, never what is legal.
+// msg.moves, each with the text that is sent back), narrowed by what has been clicked so far
+// (`sel`: the card chosen in the point-score game, the pawn chosen, the first half of a split 7).
+// The arithmetic of geometry.js only says where a destination is drawn, never what is legal.
 import { COLOURS, SQUARES, cardWord, fromWire, inStartOrHome, stepFrom } from "./geometry.js";
 
 /** A fresh selection: nothing clicked yet (the card chosen may be kept). */
@@ -10,9 +10,9 @@ export function noSelection(card = null, hinted = null) {
 }
 
 /** The texts of this seat's legal moves now ([] when it is not its turn). */
-export const legalTexts = (msg) => (msg && msg.legal ? msg.legal : []);
+export const legalTexts = (msg) => (msg && msg.moves ? msg.moves.map((m) => m.text) : []);
 
-/** This turn's legal moves from their fields (the server sends them beside the texts). */
+/** This turn's legal moves from their fields (each with its text: the server's `moves`). */
 export const allMoves = (msg) => (msg && msg.moves ? msg.moves : []).map(fromWire);
 
 /** The colour index of the pawn on `square` (its zone's colour off the track). */

@@ -88,7 +88,7 @@ export function stepFrom(ci, name, n) {
   return [trackName(code), null];
 }
 
-// --- the legal moves, from their fields (msg.moves, in the order of msg.legal) ------------------
+// --- the legal moves, from their fields (msg.moves, each with its text) ------------------------
 
 /** A move as this module works with it, from its wire form {text, kind, card, pawn, steps, ...}. */
 export function fromWire(w) {

@@ -5,7 +5,7 @@
 // clicked so far this turn. Moves by clicks: a pawn, then one of its destinations; a split 7 is
 // the first pawn and how far, then the second pawn; an 11 change is a pawn, then the opponent's
 // pawn; SORRY! is a click on the victim. Every choice comes from the legal moves' fields
-// (msg.moves, in the order of msg.legal, whose texts are what is sent back).
+// (msg.moves, each with its text, which is what is sent back).
 import { h, s, fill } from "/static/js/dom.js";
 import { drawBoard } from "./board.js";
 import { allMoves, autoSelect, describe, legalTexts, noSelection } from "./choices.js";
@@ -84,7 +84,7 @@ export function mount(el, ctx) {
       msg = m;
       if (m.events_from === 0 || m.game_number !== lastGame) { last = null; lastGame = m.game_number; }
       for (const ev of m.events || []) last = readEvent(last, ev);
-      const k = `${m.game_number}:${m.ply}:${(m.legal || []).join("|")}`;
+      const k = `${m.game_number}:${m.ply}:${legalTexts(m).join("|")}`;
       if (k !== key) {
         key = k;
         sel = noSelection();

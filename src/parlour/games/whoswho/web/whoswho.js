@@ -37,7 +37,7 @@ export function mount(el, ctx) {
   const me = (m) => (m.view.viewer ?? null);
   const name = (p) => ctx.name(p);
   const send = (move) => {
-    if (last && last.legal.includes(move)) ctx.send(move);
+    if (last && moves(last).some((m) => m.text === move)) ctx.send(move);
   };
   const why = (move) => ctx.why(move);
 

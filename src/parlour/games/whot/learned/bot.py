@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -118,7 +119,7 @@ class LearnedBot(Bot):
         self.ids = dict(self.encoding.index)
         self.whot_on_whot = game.rules.whot_on_whot
 
-    def q_values(self, view: dict[str, Any], legal: list[Move]) -> np.ndarray[Any, Any]:
+    def q_values(self, view: Mapping[str, Any], legal: list[Move]) -> np.ndarray[Any, Any]:
         """Q of each legal move (the network's estimate of the mover's return: +1 a win)."""
         n = self.game.players
         obs = self.encoding.observe(view)[None, :]
@@ -131,12 +132,12 @@ class LearnedBot(Bot):
         q: np.ndarray[Any, Any] = self.net.q(state, ids[None, :], pair[None, :, :])[0]
         return q
 
-    def choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
+    def choose(self, view: Mapping[str, Any], legal: list[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
         return legal[int(np.argmax(self.q_values(view, legal)))]
 
-    def explain(self, view: dict[str, Any], legal: list[Move]) -> tuple[Move, str]:
+    def explain(self, view: Mapping[str, Any], legal: list[Move]) -> tuple[Move, str]:
         q = self.q_values(view, legal)
         best = int(np.argmax(q))
         chance = (float(q[best]) + 1) / 2

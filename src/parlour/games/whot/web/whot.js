@@ -46,7 +46,7 @@ export function mount(el, ctx) {
   const narrow = () => el.clientWidth < 520 || window.innerHeight < 560;
 
   function send(move) {
-    if (!move || !last || !last.legal.includes(move.text)) return;
+    if (!move || !last || !last.moves.some((m) => m.text === move.text)) return;
     ui.chooser = false;
     ctx.send(move.text);
   }

@@ -93,7 +93,7 @@ export async function learnPage(root, name) {
     for (const m of st.after) {
       const msg = structuredClone(m);
       msg.view = {...prev.view, ...msg.view};
-      msg.legal = []; msg.moves = []; // the step is done: nothing to play until the next one
+      msg.moves = []; // the step is done: nothing to play until the next one
       if (renderer.animate && !motion.reduced()) {
         try { await renderer.animate(msg, motion); } catch (err) { console.error(err); }
       }

@@ -50,7 +50,7 @@ export async function puzzle(root, id) {
     verdict.hidden = false;
     announce(r.correct ? "The best move!" : "Not the best move.");
     for (const b of list.querySelectorAll("button")) b.disabled = true;
-    try { renderer?.update({...p.message, legal: [], moves: []}); } catch (err) { console.error(err); } // answered: nothing more to play
+    try { renderer?.update({...p.message, moves: []}); } catch (err) { console.error(err); } // answered: nothing more to play
   }
 
   fill(root, h("div", {class: "puzzle-page"},

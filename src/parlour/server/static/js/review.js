@@ -294,7 +294,7 @@ class ReviewPage {
       type: "view", table: d.table ?? null, game_number: 0, ply: i, seat: this.seat,
       to_play: st.to_play, view: this.views[i], seats: d.names.map((_, p) => p),
       events_from: from, events: this.events.slice(from, to), log: this.logs.slice(lf, lt),
-      legal: [], moves: [], clock: null, status: i === this.n && d.finished ? "finished" : "playing",
+      moves: [], clock: null, status: i === this.n && d.finished ? "finished" : "playing",
     };
     if (i === this.n && d.result) m.result = d.result;
     return m;

@@ -52,7 +52,7 @@ class TablePage {
     this.ws = null;
     this.revealed = false;  // pass and play: the person now shown has tapped to see their hand
     this.sinceMarks = new Map(); // pass and play: seat -> {game, at}: where its last turn ended
-    this.msg = null;        // the view message drawn last
+    this.msg = null;        // the view message drawn last (with `legal`, its moves' texts: whole())
     this.view = null;       // the whole view of the last message received (patches lay over it)
     this.inbox = [];        // view messages received, waiting to be played in order
     this.pumping = false;
@@ -440,8 +440,11 @@ class TablePage {
     }
   }
 
-  /** A view message with its whole view: a patch (only the keys that changed, and the keys
-   * gone) is laid over the view this connection was sent before. */
+  /** A view message as the page reads it: a patch (only the keys that changed, and the keys
+   * gone) laid over the view this connection was sent before, and `legal`, the texts of its
+   * moves (`moves[i].text`), which the page checks a move against before sending it. `legal`
+   * is the page's own: protocol 2 sends only `moves`, and a game's module reads `moves` (the
+   * review, puzzle and tutorial pages give it the same messages without `legal`). */
   whole(m) {
     if (m.patch && this.view) {
       const view = {...this.view, ...m.view};
@@ -449,6 +452,7 @@ class TablePage {
       m.view = view;
     }
     this.view = m.view;
+    m.legal = (m.moves || []).map((x) => x.text);
     return m;
   }
 
