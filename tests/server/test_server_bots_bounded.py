@@ -43,12 +43,14 @@ def test_the_limits_are_the_servers_to_set(sqlite_url: str) -> None:
 
 
 def test_searching_tables_do_not_stop_the_other_tables_bots(sqlite_url: str) -> None:
-    """Six tables whose first move is a one-second search, beside a table of quick bots: the quick
-    table's bots play ten moves before the searches are through (they queue for the one worker
-    process; quick bots never queue behind them)."""
+    """Six tables whose first move is a five-second search, beside a table of quick bots: the
+    quick table's bots play ten moves before the searches are through (they queue for the one
+    worker process; quick bots never queue behind them). Five seconds, the most a bot may search:
+    the searches take 30 s one after another, so a loaded machine (a run at load average 20 took
+    over 6 s for the quick table's twenty moves) still plays the quick moves inside them."""
     with client(sqlite_url, bot_workers=1, bot_delay=0.0) as c:
         searching = [
-            new_table(c, game="whot", players=2, bots={"0": "ismcts:seconds=1", "1": "random"})
+            new_table(c, game="whot", players=2, bots={"0": "ismcts:seconds=5", "1": "random"})
             for _ in range(6)
         ]
         t = new_table(c, game="whot", players=2, name="Ada", bots={"1": "random"})
