@@ -614,6 +614,9 @@ class _Search:
             drawn.append(self.draw())
         logw = weigh(drawn)
         top = max(logw)
+        if min(logw) == top:
+            self.pool = drawn[:pool_size]
+            return
         w = [math.exp(x - top) for x in logw]
         total = math.fsum(w)
         step = total / pool_size
