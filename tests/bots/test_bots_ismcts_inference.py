@@ -167,6 +167,33 @@ def test_the_draws_model_finds_a_draw_with_a_playable_card_unlikely() -> None:
     assert w_true <= math.log(0.05) + 1e-12
 
 
+@pytest.mark.parametrize(
+    ("preset", "players"), [("nigerian", 2), ("storey-1935", 2), ("nigerian", 4)]
+)
+def test_the_draws_model_never_weighs_down_the_true_hands_of_players_who_play_when_they_can(
+    preset: str, players: int
+) -> None:
+    # The hint rules never draw while they hold a card they could play: whichever seat looks,
+    # the true deal explains every draw, and a good share of uniform draws do not.
+    g = game(preset, players)
+    down = drawn = 0
+    for seed in (1, 2, 3):
+        for st in hint_game(g, seed)[4::6]:
+            me = st.to_play
+            assert me is not None
+            rng = random.Random(seed)
+            weigh = DrawsModel(g, 0.1, 0.05, 8).weigher(st.view(me), rng)
+            if weigh is None:
+                continue
+            sample = g.sampler(st.view(me))
+            others = [sample(GameRng(rng.getrandbits(63))) for _ in range(20)]
+            true, *rest = weigh([st, *others])
+            assert true == 0.0
+            down += sum(w < 0 for w in rest)
+            drawn += len(rest)
+    assert down > 0.05 * drawn
+
+
 def test_the_learned_policy_finds_it_less_likely_too() -> None:
     g, st, true, other = constructed()
     weigh = PolicyModel(g, 0.1, 0.05, 8).weigher(st.view(0), random.Random(1))

@@ -18,16 +18,19 @@ hidden card:
    state that seat decided in: the call, the pile, the pick owed, every hand's size, the events.
    The replay keeps a copy there (a *snapshot*), and for each seat the changes of its hand: cards
    played (public) and cards drawn (hidden: how many).
-2. A determinization's hand for a seat is walked back through those changes: a play puts its card
-   back, a draw takes out as many of the hand's cards, chosen at random (under uniform deals each
-   card of a hand is as likely as another to be a later draw). That gives the hand the seat held
-   at each snapshot, and the model says how likely the seat's observed move was with it.
+2. The model judges a determinization's hands against those decisions. `draws` needs only
+   counts: the cards a seat could have played at a draw that have since passed through its hand
+   (held now, or played since) must all have come from its draws since. `policy` needs the hand
+   held at each decision: the hand is walked back through the seat's changes — a play puts its
+   card back, a draw takes out as many of the hand's cards, chosen at random (`hands_back`) —
+   and the seat's view rebuilt with it.
 
 Models (`INFERENCE`, the ISMCTS spec's `infer=`):
 
 * `draws` — the stated simple model: a player that goes to market holds nothing it could have
   played (the hint, greedy and counter rules all play whenever they can), but for a small
-  probability `noise` of drawing anyway. Plays say nothing under it. Every rule set.
+  probability `noise` of drawing anyway: a hand that cannot explain a draw, whichever of its
+  cards came later, is weighed by `noise` for it. Plays say nothing under it. Every rule set.
 * `policy` — the learned bot's policy: its Q values of the seat's legal moves at the snapshot, a
   softmax with temperature `temp`, mixed with `noise` of a uniformly random legal move so that no
   hand is ruled out; the last `infer_depth` decisions of each seat are read (each costs a
@@ -235,7 +238,14 @@ def _playable(snap: Snapshot) -> frozenset[int]:
 
 class DrawsModel:
     """`infer=draws`: a seat that drew held nothing it could have played, but with probability
-    `noise` (see the module doc)."""
+    `noise` (see the module doc).
+
+    Which of a hand's cards came from later draws is unknown, so a draw is judged by what any
+    choice of them allows: the cards the seat could have played then that have since passed
+    through its hand (held now, or played since) must all have been drawn since — no more of them
+    than the cards it has drawn since. A hand that breaks this for a draw is weighed by `noise`
+    for it. (A walk back that guessed the later draws at random weighed the true hand down about
+    as often as a uniform one: benchmarks/inference.py --diagnose, docs/lab/inference.md.)"""
 
     def __init__(self, game: Game[Any, Any], temp: float, noise: float, depth: int) -> None:
         assert isinstance(game, WhotGame)
@@ -246,8 +256,20 @@ class DrawsModel:
         replay = PublicReplay(self.game, view)
         if not replay.complete:
             return None
-        draws = [(i, _playable(s)) for i, s in enumerate(replay.snapshots) if s.move.kind == "draw"]
-        seats = sorted({replay.snapshots[i].seat for i, _ in draws})
+        # per draw: the seat, the cards it could have played, the cards it played since and how
+        # many it drew since (the draw's own card included)
+        draws: list[tuple[int, frozenset[int], list[int], int]] = []
+        for s in replay.snapshots:
+            if s.move.kind != "draw":
+                continue
+            played: list[int] = []
+            drawn = 0
+            for what, x in replay.changes[s.seat][s.step :]:
+                if what == "lose":
+                    played += x
+                else:
+                    drawn += x
+            draws.append((s.seat, _playable(s), played, drawn))
         if not draws:
             return None
         miss = math.log(self.noise)
@@ -257,10 +279,10 @@ class DrawsModel:
             for d in states:
                 assert isinstance(d, WhotState)
                 logw = 0.0
-                held = {q: hands_back(replay, d.hands[q], q, rng) for q in seats}
-                for i, playable in draws:
-                    hand = held[replay.snapshots[i].seat][i]
-                    if any(c in playable for c in hand):
+                for seat, playable, played, drawn in draws:
+                    k = sum(c in playable for c in d.hands[seat])
+                    k += sum(c in playable for c in played)
+                    if k > drawn:
                         logw += miss
                 out.append(logw)
             return out
