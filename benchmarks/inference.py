@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import statistics
 import sys
 import time
@@ -35,6 +36,7 @@ from rich.console import Console
 from parlour.bots import make_bot
 from parlour.bots.reference import make_reference_bot
 from parlour.core.registry import make
+from parlour.core.rng import GameRng
 from parlour.sim import SimSpec, run
 from parlour.sim.ladder import head_to_head
 from parlour.sim.progress import game_bar
@@ -156,6 +158,51 @@ def timing(specs: list[str], args: argparse.Namespace) -> None:
             print(f"  {s}: {min(xs):.3f} / {statistics.median(xs):.3f} / {max(xs):.3f}")
 
 
+def diagnose(models: list[str], args: argparse.Namespace) -> None:
+    """How much a model's weights know: on positions of hint-played games (the true hands known
+    to this benchmark, never to the model), the share of uniformly drawn hands each model weighs
+    down, and where the true hand's weight ranks among theirs (its percentile; 50% is no
+    knowledge, ties counted half)."""
+    from parlour.games.whot.inference import INFERENCE
+
+    game = make("whot", 2, args.rules)
+    print(f"the models' weights over {args.diagnose} positions of hint games, 100 draws each:")
+    for name in models:
+        model = INFERENCE[name](game, args.temp, args.noise, 8)
+        down: list[float] = []
+        ranks: list[float] = []
+        seed = args.seed
+        while len(ranks) < args.diagnose:
+            st = game.new_game(seed=seed)
+            hint = [make_bot("hint", game, seed=seed + s) for s in range(2)]
+            k = 0
+            while not st.is_over and len(ranks) < args.diagnose:
+                p = st.to_play
+                assert p is not None
+                v, legal = st.view(p), st.legal_moves()
+                k += 1
+                if k % 5 == 0 and len(legal) > 1:
+                    rng = random.Random(k)
+                    weigh = model.weigher(v, rng)
+                    if weigh is not None:
+                        sample = game.sampler(v)
+                        drawn = [sample(GameRng(rng.getrandbits(63))) for _ in range(100)]
+                        w = weigh([st.copy(), *drawn])
+                        true, rest = w[0], w[1:]
+                        down.append(sum(x < 0 for x in rest) / len(rest))
+                        ranks.append(
+                            (sum(x < true for x in rest) + 0.5 * sum(x == true for x in rest))
+                            / len(rest)
+                        )
+                st.apply(hint[p].choose(v, legal))
+            seed += 1
+        print(
+            f"  infer={name}: draws weighed down {statistics.fmean(down):.0%} (median "
+            f"{statistics.median(down):.0%}); the true hand's percentile among them "
+            f"{statistics.fmean(ranks):.0%} (median {statistics.median(ranks):.0%})"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--rules", default="nigerian", help="Whot! preset (default nigerian)")
@@ -167,6 +214,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--decisions", type=int, default=0, help="positions to time each spec on")
     ap.add_argument("--time", action="append", default=[], help="a spec to time (repeatable)")
+    ap.add_argument(
+        "--diagnose", type=int, default=0, help="positions to read the models' weights on"
+    )
+    ap.add_argument("--model", action="append", default=[], help="a model to diagnose (draws)")
+    ap.add_argument("--noise", type=float, default=0.05, help="the models' noise (--diagnose)")
+    ap.add_argument("--temp", type=float, default=0.1, help="the policy's temperature (--diagnose)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--rows", help="append every game as a JSONL row to this file")
@@ -184,6 +237,8 @@ def main(argv: list[str] | None = None) -> None:
         rows = play(pairs, args)
     if rows:
         report(rows, args.gap, args.iterations)
+    if args.diagnose:
+        diagnose(args.model or ["draws", "policy"], args)
     if args.decisions:
         timing([with_budget(s, args.iterations) for s in args.time], args)
     sys.stdout.flush()
