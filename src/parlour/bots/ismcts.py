@@ -44,6 +44,13 @@ of one of the game's `policies`), `playout` (the name of one of the game's `poli
 (1 for common random numbers at the root), `guard` (with `paired`: keep the model's own move
 unless another beats it by this many standard errors), `likely` (0 to keep every determinization
 drawn, 1 to redraw those the game's `likely` rejects, where the game leaves it off by default).
+
+Inference (`infer=NAME`, one of the game's `infer` models; default none): `candidates` times the
+pool is drawn, each determinization weighed by how likely the model makes the other seats'
+observed moves (policy-based inference: Rebstock, Solinas, Buro & Sturtevant 2019), and the pool
+resampled from them by weight; `temp`, `noise` and `infer_depth` tune the model. A prior
+(`prior=NAME`, one of the game's `priors`) adds `prior_w * P(move) / (1 + visits)` to the root
+moves' UCB1 scores (progressive bias). Without them the search is the one described above.
 """
 
 from __future__ import annotations
