@@ -13,6 +13,7 @@ import pytest
 from parlour.bots import make_bot
 from parlour.bots.ismcts import ISMCTSBot
 from parlour.core import RulesError
+from parlour.core.events import to_wire
 from parlour.core.rng import GameRng
 from parlour.games.whot.cards import PACK
 from parlour.games.whot.engine import WhotGame, WhotState
@@ -80,6 +81,20 @@ def test_the_replay_rebuilds_every_other_seats_view_as_it_decided(
                 s.hands[snap.seat] = list(true.hands[snap.seat])
                 s._legal = None
                 assert s.view(snap.seat) == true.view(snap.seat)
+
+
+def test_a_view_that_came_as_json_is_replayed_alike() -> None:
+    g = game()
+    st = position(g, 5, at=25)
+    me = st.to_play
+    assert me is not None
+    view = st.view(me)
+    wire = {**view, "events": [to_wire(e) for e in view["events"]]}
+    a, b = PublicReplay(g, view), PublicReplay(g, wire)
+    assert a.complete and b.complete
+    assert [(s.seat, s.move, s.step) for s in a.snapshots] == [
+        (s.seat, s.move, s.step) for s in b.snapshots
+    ]
 
 
 def test_hands_walked_back_hold_every_card_the_seat_played_since() -> None:

@@ -54,7 +54,7 @@ from parlour.core import Game, State
 from parlour.core.rng import GameRng
 
 from .cards import PACK, parse_card
-from .engine import WhotGame, WhotState
+from .engine import WhotGame, WhotState, view_events
 from .moves import DRAW, END, PASS, WhotMove
 
 __all__ = [
@@ -112,7 +112,7 @@ class PublicReplay:
         self.snapshots: list[Snapshot] = []
         self.changes: list[list[tuple[str, Any]]] = [[] for _ in range(n)]
         self.complete = False
-        events = view.get("events", [])
+        events = view_events(view)  # typed, whether the view came from `view()` or as JSON
         if not events or events[0].kind != "deal":
             return  # a position, not a deal: its first hands are unknown to everyone
         st = self._deal(game, events)
