@@ -263,7 +263,7 @@ class ISMCTSParams:
     # gives any move) and `infer_depth` (decisions read back a seat) tune the model.
     infer: str | None = None
     candidates: int = 3
-    temp: float = 0.1
+    temp: float = 0.03
     noise: float = 0.05
     infer_depth: int = 8
     # The root's prior: one of the game's `priors` by name, with weight `prior_w` (progressive
@@ -314,7 +314,7 @@ class ISMCTSParams:
             likely = parse_bool(get("likely", help_.likely_by_default))
             guard = float(get("guard", 0))
             candidates = int(get("candidates", 3))
-            temp = float(get("temp", 0.1))
+            temp = float(get("temp", 0.03))
             noise = float(get("noise", 0.05))
             infer_depth = int(get("infer_depth", 8))
             prior_w = float(get("prior_w", 1.0))
