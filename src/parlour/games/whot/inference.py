@@ -50,10 +50,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from parlour.core import Game, State
 from parlour.core.rng import GameRng
 
-from .cards import PACK, parse_card
+from .cards import PACK, WHOT, parse_card
 from .engine import WhotGame, WhotState, view_events
 from .moves import DRAW, END, PASS, WhotMove
 
@@ -67,6 +69,8 @@ __all__ = [
     "hands_back",
     "policy_prior",
 ]
+
+_SLOTS = WHOT + 1  # card ints run up to WHOT's
 
 LogWeigh = Callable[[Sequence[State]], list[float]]
 
@@ -256,36 +260,46 @@ class DrawsModel:
         replay = PublicReplay(self.game, view)
         if not replay.complete:
             return None
-        # per draw: the seat, the cards it could have played, the cards it played since and how
-        # many it drew since (the draw's own card included)
-        draws: list[tuple[int, frozenset[int], list[int], int]] = []
+        # Per draw: its seat, the cards it could have played (a row of a 0/1 matrix by card), and
+        # its slack: the cards drawn since (its own included) less those of them played since.
+        seats: list[int] = []
+        rows: list[list[int]] = []
+        slack: list[int] = []
         for s in replay.snapshots:
             if s.move.kind != "draw":
                 continue
-            played: list[int] = []
-            drawn = 0
+            playable = _playable(s)
+            played = drawn = 0
             for what, x in replay.changes[s.seat][s.step :]:
                 if what == "lose":
-                    played += x
+                    played += sum(c in playable for c in x)
                 else:
                     drawn += x
-            draws.append((s.seat, _playable(s), played, drawn))
-        if not draws:
+            seats.append(s.seat)
+            rows.append([int(c in playable) for c in range(_SLOTS)])
+            slack.append(drawn - played)
+        if not seats:
             return None
         miss = math.log(self.noise)
+        by_seat = {
+            q: (
+                np.array([r for r, t in zip(rows, seats, strict=True) if t == q], np.int32).T,
+                np.array([x for x, t in zip(slack, seats, strict=True) if t == q], np.int32),
+            )
+            for q in set(seats)
+        }
 
         def weigh(states: Sequence[State]) -> list[float]:
-            out = []
-            for d in states:
-                assert isinstance(d, WhotState)
-                logw = 0.0
-                for seat, playable, played, drawn in draws:
-                    k = sum(c in playable for c in d.hands[seat])
-                    k += sum(c in playable for c in played)
-                    if k > drawn:
-                        logw += miss
-                out.append(logw)
-            return out
+            misses = np.zeros(len(states), np.int32)
+            for q, (playable, room) in by_seat.items():
+                held = np.zeros((len(states), _SLOTS), np.int32)
+                for j, d in enumerate(states):
+                    assert isinstance(d, WhotState)
+                    for c in d.hands[q]:
+                        held[j, c] += 1
+                # the playable cards each hand holds, per draw, against the draw's slack
+                misses += ((held @ playable) > room).sum(axis=1, dtype=np.int32)
+            return [float(m) * miss for m in misses]
 
         return weigh
 
