@@ -462,5 +462,5 @@ def test_parameters_built_directly_are_checked_as_a_spec_is() -> None:
         ISMCTSParams(seconds=float("inf"))
     with pytest.raises(RulesError, match="iterations, pool and max_playout >= 1"):
         ISMCTSParams(pool=0)
-    with pytest.raises(RulesError, match=r"ismcts takes c, depth, .*, seconds; not budget"):
+    with pytest.raises(RulesError, match=r"ismcts takes c, candidates, .*, temp; not budget"):
         ISMCTSParams.from_spec({"budget": "3"}, "whot")

@@ -44,6 +44,13 @@ of one of the game's `policies`), `playout` (the name of one of the game's `poli
 (1 for common random numbers at the root), `guard` (with `paired`: keep the model's own move
 unless another beats it by this many standard errors), `likely` (0 to keep every determinization
 drawn, 1 to redraw those the game's `likely` rejects, where the game leaves it off by default).
+
+Inference (`infer=NAME`, one of the game's `infer` models; default none): `candidates` times the
+pool is drawn, each determinization weighed by how likely the model makes the other seats'
+observed moves (policy-based inference: Rebstock, Solinas, Buro & Sturtevant 2019), and the pool
+resampled from them by weight; `temp`, `noise` and `infer_depth` tune the model. A prior
+(`prior=NAME`, one of the game's `priors`) adds `prior_w * P(move) / (1 + visits)` to the root
+moves' UCB1 scores (progressive bias). Without them the search is the one described above.
 """
 
 from __future__ import annotations
@@ -79,6 +86,13 @@ Horizon = Callable[[State], int]
 Likely = Callable[[State, int], bool]
 Rollout = Callable[[State, random.Random, int], int]
 Worth = Callable[[State, list[Move]], list[Move]]
+# `infer`: a model of the other seats built once per bot, (game, temp, noise, depth) -> an object
+# whose `weigher(view, rng)` reads a view once and gives a function from determinizations to
+# their log-weights (None: the view says nothing to weigh by). See `ISMCTSParams.infer`.
+InferModel = Callable[[Game[Any, Any], float, float, int], Any]
+# `prior`: built once per bot, (game, temp) -> a function of (view, legal) giving each legal
+# move's probability under a policy, for the root's selection.
+PriorModel = Callable[[Game[Any, Any], float], Callable[[dict[str, Any], list[Move]], list[float]]]
 
 
 @dataclass(frozen=True)
@@ -121,6 +135,11 @@ class SearchHelp:
     # spec may pick as the model of the other seats or the playout policy
     # (`ismcts:model=greedy,playout=greedy`); the defaults are `model` and `policy` above.
     policies: Mapping[str, Policy] = field(default_factory=dict)
+    # Named models of the other seats for inference over the determinizations (`infer=NAME`):
+    # each weighs a sampled deal by how likely it makes the others' observed moves.
+    infer: Mapping[str, InferModel] = field(default_factory=dict)
+    # Named policies of the searcher's own moves from its view, as the root's prior (`prior=`).
+    priors: Mapping[str, PriorModel] = field(default_factory=dict)
 
 
 _REDRAWS = 15  # determinizations drawn at most in search of a likely one
@@ -182,6 +201,17 @@ def _named(
     )
 
 
+def _chosen(named: Mapping[str, Any], param: str, raw: str | None, game: str) -> str | None:
+    """The name a spec's `infer=` or `prior=` gives: one of the game's, or none (`none`, `0`)."""
+    if raw is None or raw.strip() in ("none", "0"):
+        return None
+    name = raw.strip()
+    if name in named:
+        return name
+    known = ", ".join(["none", *sorted(named)])
+    raise RulesError(f"ismcts {param} must be one of {game}'s: {known}; not {name!r}")
+
+
 class _Node:
     # No parent pointer: an iteration keeps its path, so the tree has no cycles and reference
     # counting frees it when the search ends (a tree of cycles was left to a collection of its
@@ -227,19 +257,39 @@ class ISMCTSParams:
     model: Policy | None = None  # how the other seats play; None: the tree branches on them
     playout: Policy | None = None  # None: uniformly random playouts
     horizon: Horizon | None = None  # the game's, unless the spec sets a depth
+    # Inference: the name of one of the game's `infer` models (None: every determinization
+    # counts alike, as drawn); `candidates` times the pool is drawn and the pool resampled from
+    # them by weight. `temp` (a policy's softmax temperature), `noise` (the chance the model
+    # gives any move) and `infer_depth` (decisions read back a seat) tune the model.
+    infer: str | None = None
+    candidates: int = 3
+    temp: float = 0.03
+    noise: float = 0.05
+    infer_depth: int = 8
+    # The root's prior: one of the game's `priors` by name, with weight `prior_w` (progressive
+    # bias: prior_w * P(move) / (1 + visits) added to UCB1).
+    prior: str | None = None
+    prior_w: float = 1.0
 
     NAMES: ClassVar[tuple[str, ...]] = (
         "c",
+        "candidates",
         "depth",
         "guard",
+        "infer",
+        "infer_depth",
         "iterations",
         "likely",
         "max_playout",
         "model",
+        "noise",
         "paired",
         "playout",
         "pool",
+        "prior",
+        "prior_w",
         "seconds",
+        "temp",
     )
 
     @classmethod
@@ -263,8 +313,15 @@ class ISMCTSParams:
             paired = parse_bool(get("paired", help_.paired))
             likely = parse_bool(get("likely", help_.likely_by_default))
             guard = float(get("guard", 0))
+            candidates = int(get("candidates", 3))
+            temp = float(get("temp", 0.03))
+            noise = float(get("noise", 0.05))
+            infer_depth = int(get("infer_depth", 8))
+            prior_w = float(get("prior_w", 1.0))
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None
+        infer = _chosen(help_.infer, "infer", get("infer"), game)
+        prior = _chosen(help_.priors, "prior", get("prior"), game)
         return cls(
             iterations=iterations,
             seconds=seconds,
@@ -278,6 +335,13 @@ class ISMCTSParams:
             model=_named(help_, "model", get("model"), help_.model, game),
             playout=_named(help_, "playout", get("playout"), help_.policy, game),
             horizon=None if "depth" in params else help_.horizon,
+            infer=infer,
+            candidates=candidates,
+            temp=temp,
+            noise=noise,
+            infer_depth=infer_depth,
+            prior=prior,
+            prior_w=prior_w,
         )
 
     def __post_init__(self) -> None:
@@ -294,6 +358,14 @@ class ISMCTSParams:
             )
         if self.iterations < 1 or self.pool < 1 or self.max_playout < 1 or self.depth < 0:
             raise RulesError("ismcts needs iterations, pool and max_playout >= 1, depth >= 0")
+        if self.candidates < 1 or self.infer_depth < 1:
+            raise RulesError("ismcts needs candidates and infer_depth >= 1")
+        if not (math.isfinite(self.temp) and self.temp > 0):
+            raise RulesError("ismcts temp must be a finite number above 0")
+        if not (math.isfinite(self.noise) and 0 < self.noise < 1):
+            raise RulesError("ismcts noise must be a number between 0 and 1 (both left out)")
+        if not (math.isfinite(self.prior_w) and self.prior_w >= 0):
+            raise RulesError("ismcts prior_w must be a finite number, 0 or more")
 
     def budget(self) -> dict[str, float]:
         """What a search may spend, as the bots' limits check it."""
@@ -322,6 +394,10 @@ class ISMCTSBot(Bot):
         self.likely = help_.likely if p.model is not None and p.likely else None
         ours = p.playout is not None and p.playout is help_.policy
         self.rollout = help_.rollout if ours else None
+        # Built once: a model reads its network or rules here, and refuses a table it cannot
+        # serve (the learned policy where no network was trained) when the bot is made.
+        self.infer = help_.infer[p.infer](game, p.temp, p.noise, p.infer_depth) if p.infer else None
+        self.prior = help_.priors[p.prior](game, p.temp) if p.prior else None
         self.last: SearchStats | None = None
 
     searches = True
@@ -353,6 +429,11 @@ class ISMCTSBot(Bot):
             legal = search.root_moves(legal)
             if len(legal) == 1:
                 return SearchStats(0, 0.0, ((legal[0], 0, float("nan")),))
+            if self.infer is not None:
+                search.weigh = self.infer.weigher(view, self.rng)
+            if self.prior is not None:
+                probs = self.prior(view, legal)
+                search.prior = dict(zip(legal, probs, strict=True))
             search.run(legal, start)
             return search.stats(start)
 
@@ -427,6 +508,26 @@ def _ucb1(children: dict[Move, _Node], moves: list[Move], c: float) -> _Node:
     return best
 
 
+def _biased(
+    children: dict[Move, _Node], moves: list[Move], c: float, prior: dict[Move, float], w: float
+) -> _Node:
+    """UCB1 with availability counts plus progressive bias (Chaslot et al. 2008): each move's
+    prior probability, weighted by `w`, fading as 1 / (1 + visits)."""
+    best = children[moves[0]]
+    best_v = -math.inf
+    for m in moves:
+        ch = children[m]
+        v = (
+            ch.reward / ch.visits
+            + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            + w * prior.get(m, 0.0) / (1 + ch.visits)
+        )
+        ch.avail += 1
+        if v > best_v:
+            best_v, best = v, ch
+    return best
+
+
 class _Search:
     """One decision's search, along its four steps, each a method: `draw` a determinization (or
     copy one from the pool), `descend` the tree to a new node, `play_out` from it, `back_up` the
@@ -476,6 +577,12 @@ class _Search:
         # determinization (kept only for the guard's test; paired visits alone need the sums).
         self.samples: list[list[float]] | None = None
         self.done = 0  # iterations run
+        # Inference: a function from determinizations to log-weights (None: all alike), and
+        # the root moves' prior probabilities (None: plain UCB1 at the root).
+        self.weigh: Callable[[Sequence[State]], list[float]] | None = None
+        self.prior: dict[Move, float] | None = None
+        self.prior_w = p.prior_w
+        self.candidates = p.candidates
 
     # --- draw ---------------------------------------------------------------------------------
     def draw(self) -> State:
@@ -502,6 +609,35 @@ class _Search:
             pool.append(d.copy())
             return d
         return pool[j % len(pool)].copy()
+
+    def resampled_pool(self, pool_size: int) -> None:
+        """Inference: `candidates` times the pool drawn, weighed by the model, and the pool
+        resampled from them in proportion to their weights (systematic resampling: the same
+        draws give the same pool). Where every weight is alike the draws are kept as drawn."""
+        weigh = self.weigh
+        assert weigh is not None
+        drawn = self.pool[:]
+        while len(drawn) < pool_size * self.candidates:
+            drawn.append(self.draw())
+        logw = weigh(drawn)
+        top = max(logw)
+        if min(logw) == top:
+            self.pool = drawn[:pool_size]
+            return
+        w = [math.exp(x - top) for x in logw]
+        total = math.fsum(w)
+        step = total / pool_size
+        u = self.rng.random() * step
+        pool: list[State] = []
+        acc = 0.0
+        i = 0
+        for k in range(pool_size):
+            target = u + k * step
+            while i < len(w) - 1 and acc + w[i] < target:
+                acc += w[i]
+                i += 1
+            pool.append(drawn[i])
+        self.pool = pool
 
     def root_moves(self, legal: list[Move]) -> list[Move]:
         """The root's moves: the legal ones, or those the game's `worth` keeps when the bot plays
@@ -569,7 +705,10 @@ class _Search:
                 d.apply(m)
                 path.append(child)
                 return path
-            node = _ucb1(children, moves, c)
+            if node is root and self.prior is not None:
+                node = _biased(children, moves, c, self.prior, self.prior_w)
+            else:
+                node = _ucb1(children, moves, c)
             assert node.move is not None
             d.apply(node.move)
             path.append(node)
@@ -639,6 +778,8 @@ class _Search:
             pool_size = min(self.pool_size, -(-budget // k) if paired else budget)
         if paired and self.guard:
             self.samples = [[] for _ in range(k)]
+        if self.weigh is not None:
+            self.resampled_pool(pool_size)
         determinization = self.determinization
         descend = self.descend
         play_out = self.play_out

@@ -34,6 +34,7 @@ from parlour.core import Move, State
 from .bots import greedy_policy
 from .cards import SYMBOLS, WHOT, card_points, parse_card
 from .engine import WhotGame, WhotState, lacks_from_events, view_events
+from .inference import INFERENCE, PRIORS
 from .moves import WhotMove
 
 __all__ = ["SEARCH", "WhotHintBot", "evaluate", "hint_policy", "hint_scores", "lacking"]
@@ -357,4 +358,6 @@ SEARCH = SearchHelp(
     likely=likely,
     likely_by_default=False,
     policies={"hint": hint_policy, "greedy": greedy_policy},
+    infer=INFERENCE,
+    priors=PRIORS,
 )

@@ -142,3 +142,30 @@ class LearnedBot(Bot):
         best = int(np.argmax(q))
         chance = (float(q[best]) + 1) / 2
         return legal[best], f"the trained network rates this best (about {chance:.0%} to win)"
+
+    def q_rows(self, views: list[dict[str, Any]], legals: list[list[Move]]) -> list[Any]:
+        """Q of each legal move in each of many views, in one pass of the network (the views
+        padded to the longest list of moves): what the search's inference asks of many hands."""
+        n = self.game.players
+        obs = np.stack([self.encoding.observe(v) for v in views])
+        caps_of: dict[int, list[list[int]]] = {}
+        rel = np.empty((len(views), n, 6), np.int16)
+        for r, v in enumerate(views):
+            events = v["events"]
+            key = len(events)  # the views of one decision share a history: one reading a length
+            caps = caps_of.get(key)
+            if caps is None:
+                caps = caps_of[key] = held_at_most(events, n, self.whot_on_whot)
+            me = int(v["viewer"])
+            rel[r] = [caps[(me + k) % n] for k in range(n)]
+        state, tables = self.features.derive(obs, rel)
+        width = max(len(m) for m in legals)
+        ids = np.zeros((len(views), width), np.int64)
+        for r, legal in enumerate(legals):
+            row = [self.ids[m] for m in legal]
+            ids[r, : len(row)] = row
+            ids[r, len(row) :] = row[0]
+        rows = np.repeat(np.arange(len(views)), width)
+        pair = tables.pairs(rows, ids.reshape(-1)).reshape(len(views), width, -1)
+        q = self.net.q(state, ids, pair)
+        return [q[r, : len(legal)] for r, legal in enumerate(legals)]
