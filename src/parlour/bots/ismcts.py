@@ -92,7 +92,9 @@ Worth = Callable[[State, list[Move]], list[Move]]
 InferModel = Callable[[Game[Any, Any], float, float, int], Any]
 # `prior`: built once per bot, (game, temp) -> a function of (view, legal) giving each legal
 # move's probability under a policy, for the root's selection.
-PriorModel = Callable[[Game[Any, Any], float], Callable[[dict[str, Any], list[Move]], list[float]]]
+PriorModel = Callable[
+    [Game[Any, Any], float], Callable[[Mapping[str, Any], list[Move]], list[float]]
+]
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,7 +110,7 @@ class PublicReplay:
     every other seat's decision met, in order; `changes[seat]`: that seat's hand changes in order,
     ("lose", cards) or ("gain", k); `complete`: whether the replay reached the view's present."""
 
-    def __init__(self, game: WhotGame, view: dict[str, Any]) -> None:
+    def __init__(self, game: WhotGame, view: Mapping[str, Any]) -> None:
         self.me: int = view["viewer"]
         n = game.players
         self.snapshots: list[Snapshot] = []
@@ -256,7 +256,7 @@ class DrawsModel:
         self.game = game
         self.noise = noise
 
-    def weigher(self, view: dict[str, Any], rng: random.Random) -> LogWeigh | None:
+    def weigher(self, view: Mapping[str, Any], rng: random.Random) -> LogWeigh | None:
         replay = PublicReplay(self.game, view)
         if not replay.complete:
             return None
@@ -317,7 +317,7 @@ class PolicyModel:
         self.noise = noise
         self.depth = depth
 
-    def weigher(self, view: dict[str, Any], rng: random.Random) -> LogWeigh | None:
+    def weigher(self, view: Mapping[str, Any], rng: random.Random) -> LogWeigh | None:
         replay = PublicReplay(self.game, view)
         if not replay.complete or not replay.snapshots:
             return None
@@ -330,7 +330,7 @@ class PolicyModel:
         temp, noise = self.temp, self.noise
 
         def weigh(states: Sequence[State]) -> list[float]:
-            views: list[dict[str, Any]] = []
+            views: list[Mapping[str, Any]] = []
             legals: list[list[Any]] = []
             chosen: list[int] = []
             owner: list[int] = []
@@ -370,14 +370,14 @@ INFERENCE = {"draws": DrawsModel, "policy": PolicyModel}
 
 def policy_prior(
     game: Game[Any, Any], temp: float
-) -> Callable[[dict[str, Any], list[Any]], list[float]]:
+) -> Callable[[Mapping[str, Any], list[Any]], list[float]]:
     """`prior=policy`: the learned bot's softmax policy (temperature `temp`) over the searcher's
     legal moves, from its view, for the root's selection (refused where no network was trained)."""
     from .learned.bot import LearnedBot
 
     bot = LearnedBot(game, random.Random(0))
 
-    def prior(view: dict[str, Any], legal: list[Any]) -> list[float]:
+    def prior(view: Mapping[str, Any], legal: list[Any]) -> list[float]:
         q = bot.q_values(view, legal) / temp
         e = [math.exp(float(x - q.max())) for x in q]
         total = sum(e)

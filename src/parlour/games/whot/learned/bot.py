@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -143,7 +143,7 @@ class LearnedBot(Bot):
         chance = (float(q[best]) + 1) / 2
         return legal[best], f"the trained network rates this best (about {chance:.0%} to win)"
 
-    def q_rows(self, views: list[dict[str, Any]], legals: list[list[Move]]) -> list[Any]:
+    def q_rows(self, views: Sequence[Mapping[str, Any]], legals: list[list[Move]]) -> list[Any]:
         """Q of each legal move in each of many views, in one pass of the network (the views
         padded to the longest list of moves): what the search's inference asks of many hands."""
         n = self.game.players
