@@ -32,7 +32,9 @@ from .collector import FreezingCollector
 from .database import Database
 from .gateway import Gateway
 from .headers import SecurityHeaders
+from .logs import set_process
 from .matchmaking import QuickMatch
+from .observing import RequestContext
 from .review import Reviews
 from .routes import (
     games_router,
@@ -209,6 +211,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     uploads = {p: settings.max_upload for p in UPLOADS}
     app.add_middleware(BodyLimit, limit=settings.max_body, uploads=uploads)
+    app.add_middleware(RequestContext)  # each request's id, in its log lines and its answer
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, a refusal's too
 
     @app.exception_handler(TableError)
@@ -298,6 +301,9 @@ async def serving(
             gateway = Gateway(db, bus, settings, secret)
             gateway.local_worker = worker
             await gateway.start()
+        set_process(
+            worker=worker.id if worker else None, gateway=gateway.id if gateway else None
+        )  # every log line of the process names them (server/logs.py)
         log.info("parlour: %s ready (worker %s)", settings.role, worker.id if worker else "-")
         yield db, gateway, worker
     finally:

@@ -255,6 +255,7 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
 
     from .app import create_app
     from .compression import websocket_protocol
+    from .logs import configure_logging
     from .protocols import guarded_http
     from .storage import Store, StoreError, database_url
 
@@ -268,6 +269,10 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
     if settings.role != "all" and database_url(settings.database).startswith("sqlite"):
         out.print("[red]parlour serve: several processes share PostgreSQL, not SQLite[/]")
         return 2
+    try:
+        configure_logging(settings.log_level, settings.log_format, settings.role)
+    except ValueError as exc:
+        raise ParlourError(str(exc)) from None
     try:  # opened here, so that a database this server cannot use is a sentence, not a traceback
         store = Store(settings.database)
     except StoreError as exc:
@@ -291,6 +296,7 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
             host=settings.host,
             port=settings.port,
             log_level=settings.log_level,
+            log_config=None,  # every logger goes through server/logs.py
             # X-Forwarded-For is the app's to trust (settings.trust_forwarded), never uvicorn's:
             # uvicorn believes it from 127.0.0.1 by default, which let any local caller pose as
             # any client and spread one client's limits over made-up addresses

@@ -28,6 +28,7 @@ from .chat import ChatLog, clean_line, new_line
 from .clients import Clients
 from .connections import Conn
 from .database import Database
+from .logs import Failures
 from .messages import (
     A,
     Adopt,
@@ -310,12 +311,11 @@ class Gateway:
         await self.bus.unsubscribe(f"gateway:{self.id}", self._on_reply)
 
     async def _every(self, seconds: float, job: Callable[[], Any]) -> None:
+        name = getattr(job, "__name__", job)
+        failures = Failures(log, f"gateway {self.id}: {name}")  # a traceback once a spell
         while True:
             await asyncio.sleep(seconds)
-            try:
-                await job()
-            except Exception:
-                log.exception("gateway %s: %s failed", self.id, getattr(job, "__name__", job))
+            await failures.run(job())
 
     # --- replicas --------------------------------------------------------------------------------
     def table_from(self, row: TableRow) -> Table:

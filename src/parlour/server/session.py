@@ -22,6 +22,7 @@ from .bus import BusDown
 from .clients import client_address
 from .connections import Conn
 from .gateway import Gateway, Replica
+from .logs import bind_contextvars
 from .messages import (
     ChatIn,
     ClientIn,
@@ -108,6 +109,7 @@ async def websocket_session(
 async def _session(
     ws: WebSocket, code: str, client: str, *, gateway: Gateway, settings: Settings, refuse: Any
 ) -> None:
+    bind_contextvars(table=code.strip().upper())  # this session's log lines name its table
     try:
         rep = await gateway.replica(code)
     except TableError as exc:
@@ -142,6 +144,7 @@ async def _session(
             )
             return
         seat, is_host = found
+        bind_contextvars(seat=seat)
     conn = Conn(seat, is_host)
     writer = asyncio.ensure_future(_writer(ws, conn))
     bucket = Bucket(settings.rate, settings.burst)

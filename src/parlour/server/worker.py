@@ -25,7 +25,7 @@ import secrets
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Coroutine, Iterable
 from typing import Any, assert_never
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -36,6 +36,7 @@ from .bus import Bus, tell
 from .chat import ChatLog
 from .database import Database
 from .director import TournamentDirector
+from .logs import Failures, bind_contextvars, table_task
 from .messages import (
     Adopt,
     Answer,
@@ -367,12 +368,12 @@ class OwnedTable:
             elif self.deadline is not None:
                 self._spawn(self._clock(t.game_number, t.ply, self.deadline))
             if t.bot_at(seat) is None and t.idle_timeout > 0 and t.seats[seat].filled:
-                self._idle_task = asyncio.ensure_future(self._idle(t.game_number, t.ply, seat))
+                self._idle_task = table_task(self.code, self._idle(t.game_number, t.ply, seat))
         elif t.state is not None and not t.live and not t.match.is_over and t.auto_next:
             self._spawn(self._auto_next(t.game_number))  # the match's next game, by itself
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        self._task = asyncio.ensure_future(coro)
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        self._task = table_task(self.code, coro)  # its log lines name the table
 
     def _cancel_tasks(self) -> None:
         for name in ("_task", "_idle_task"):
@@ -576,6 +577,7 @@ class TableWorker:
         # its own table; a request for a table being loaded waits for the load, however long
         self._loading: dict[str, asyncio.Event] = {}
         self.director = TournamentDirector(self)  # moves running tournaments on
+        self.last_beat: float | None = None  # monotonic: the last heartbeat stored
 
     def keep(self, task: asyncio.Task[Any]) -> None:
         self._tasks.add(task)
@@ -584,6 +586,7 @@ class TableWorker:
     # --- life ------------------------------------------------------------------------------------
     async def start(self) -> None:
         await self.db.call(self.db.store.owners.register_worker, self.id)
+        self.last_beat = time.monotonic()
         await self.bus.subscribe(f"worker:{self.id}", self._on_request)
         await self.adopt_round()
         # the heartbeat has a loop of its own: an adopting round that loads a long table (or
@@ -596,28 +599,27 @@ class TableWorker:
         await self.director.start()
 
     async def _every(self, seconds: float, job: Any) -> None:
+        # a database hiccup must not stop the next round; an outage is said once, not a second
+        failures = Failures(log, f"worker {self.id}: {getattr(job, '__name__', job)}")
         while True:
             await asyncio.sleep(seconds)
-            try:
-                await job()
-            except Exception:  # a database hiccup must not stop the next round
-                log.exception("worker %s: %s failed", self.id, getattr(job, "__name__", job))
+            await failures.run(job())
 
     async def _beat(self) -> None:
         await self.db.call(self.db.store.owners.heartbeat, self.id, len(self.tables), self.draining)
+        self.last_beat = time.monotonic()  # for /readyz and the metrics (server/health.py)
 
     async def _adopting(self) -> None:
         """Adopting rounds, at most HEARTBEAT apart, and one just as a live peer's last
         heartbeat grows DEAD_AFTER old: a dead worker's tables are taken the moment it counts as
         dead, not up to a round later (with rounds a fixed second apart, and each round's own
         time added to the second on a loaded machine, failover took 3-4 s, once 5.5 s)."""
+        failures = Failures(log, f"worker {self.id}: adopting")
         while True:
             wait = HEARTBEAT
-            try:
-                if not self.draining:
-                    wait = await self.adopt_round()
-            except Exception:  # a database hiccup must not stop the next round
-                log.exception("worker %s: adopting failed", self.id)
+            if not self.draining:  # a database hiccup must not stop the next round
+                got = await failures.run(self.adopt_round())
+                wait = HEARTBEAT if got is None else got
             await asyncio.sleep(min(HEARTBEAT, max(ADOPT_SOON, wait)))
 
     async def stop(self) -> None:
@@ -819,6 +821,10 @@ class TableWorker:
             self.keep(asyncio.ensure_future(self._serve(message)))
 
     async def _serve(self, message: Adopt | Request) -> None:
+        if isinstance(message, Request):  # its log lines: the request, its table and seat
+            bind_contextvars(request_id=message.id, table=message.table)
+            if isinstance(message.ask, Play | Join) and message.ask.seat is not None:
+                bind_contextvars(seat=message.ask.seat)
         try:
             await self._serve_once(message)
         except Exception:  # one bad request must not go unsaid in the log
