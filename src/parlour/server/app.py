@@ -12,7 +12,7 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -26,15 +26,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from parlour.core import ParlourError
 from parlour.core.registry import games as all_games
 
+from . import metrics
 from .accounts import Accounts
 from .bus import BusDown, make_bus
 from .collector import FreezingCollector
 from .database import Database
 from .gateway import Gateway
 from .headers import SecurityHeaders
+from .health import Health
+from .health import router as health_router
 from .logs import set_process
 from .matchmaking import QuickMatch
-from .observing import RequestContext
+from .observing import RequestContext, route_of
 from .review import Reviews
 from .routes import (
     games_router,
@@ -55,7 +58,7 @@ from .session import websocket_session
 from .settings import Settings
 from .storage import Store
 from .tables import TableError
-from .worker import TableWorker
+from .worker import DEAD_AFTER, TableWorker
 
 __all__ = ["STATIC", "Settings", "create_app"]
 
@@ -169,7 +172,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with serving(settings, store) as parts:
-            app.state.db, app.state.gateway, app.state.worker = parts
+            app.state.db, app.state.gateway, app.state.worker = (
+                parts.db,
+                parts.gateway,
+                parts.worker,
+            )
+            app.state.health = parts.health
             # the review answers HTTP, so it lives where HTTP is answered: with a gateway
             reviews = Reviews(parts[0], settings, parts[1].id) if parts[1] is not None else None
             app.state.reviews = reviews
@@ -216,6 +224,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, exc: TableError) -> JSONResponse:
+        if exc.status == 429:  # too fast: counted by route (server/metrics.py)
+            metrics.RATE_LIMITED.labels(route_of(request.scope)).inc()
         return JSONResponse({"error": exc.code, "message": _text(str(exc))}, status_code=exc.status)
 
     @app.exception_handler(OperationalError)
@@ -246,6 +256,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.exception_handler(ParlourError)
     async def _parlour_error(request: Request, exc: ParlourError) -> JSONResponse:
         return JSONResponse({"error": "bad_request", "message": _text(str(exc))}, status_code=400)
+
+    app.include_router(health_router)  # /livez, /readyz, /metrics: every role
+    if settings.role == "worker":
+        return app  # a table worker answers HTTP for its health and metrics only
 
     for router in (
         pages_router,
@@ -280,17 +294,26 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     return app
 
 
+class Parts(NamedTuple):
+    """A serving process's parts (`serving`)."""
+
+    db: Database
+    gateway: Gateway | None
+    worker: TableWorker | None
+    health: Health
+
+
 @asynccontextmanager
-async def serving(
-    settings: Settings, store: Store | None = None
-) -> AsyncIterator[tuple[Database, Gateway | None, TableWorker | None]]:
+async def serving(settings: Settings, store: Store | None = None) -> AsyncIterator[Parts]:
     """The parts of a server process by its role: the database thread, the bus, a table worker
-    and a gateway (both, in one process). On the way out a worker hands its tables on."""
+    and a gateway (both, in one process), and its health checks and measurements. On the way
+    out a worker hands its tables on."""
     st: Store = store if store is not None else await asyncio.to_thread(Store, settings.database)
     db = Database(st)
     bus = make_bus(settings.bus, settings.bus_drop)
     worker: TableWorker | None = None
     gateway: Gateway | None = None
+    health: Health | None = None
     collecting = asyncio.create_task(FreezingCollector().run()) if settings.freeze_gc else None
     try:
         secret = await db.call(st.secret, "seeds")
@@ -304,9 +327,15 @@ async def serving(
         set_process(
             worker=worker.id if worker else None, gateway=gateway.id if gateway else None
         )  # every log line of the process names them (server/logs.py)
+        metrics.watch(worker=worker, gateway=gateway)
+        health = Health(db, bus, worker, DEAD_AFTER)
+        health.start()
         log.info("parlour: %s ready (worker %s)", settings.role, worker.id if worker else "-")
-        yield db, gateway, worker
+        yield Parts(db, gateway, worker, health)
     finally:
+        if health is not None:
+            await health.stop()
+        metrics.forget(worker=worker, gateway=gateway)
         if gateway is not None:
             await gateway.stop()
         if worker is not None:

@@ -25,6 +25,7 @@ import contextlib
 import json
 import logging
 import random
+import secrets
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -76,6 +77,10 @@ class Bus(Protocol):
 
     async def close(self) -> None: ...
 
+    async def round_trip(self, timeout: float) -> float:
+        """Seconds for a message to this process and back (BusDown: none came in `timeout`)."""
+        ...
+
 
 class LocalBus:
     """The bus inside one process: each message goes to every handler of its channel, through a
@@ -104,6 +109,12 @@ class LocalBus:
             for inbox in inboxes:
                 inbox.stop()
         self._handlers.clear()
+
+    async def round_trip(self, timeout: float) -> float:
+        """Inside one process a message is a queue's hop: one turn of the event loop."""
+        start = time.perf_counter()
+        await asyncio.sleep(0)
+        return time.perf_counter() - start
 
 
 class _Inbox:
@@ -160,6 +171,9 @@ class RedisBus:
         self._failures = 0
         self.down_since: float | None = None  # monotonic: when Redis was first found unreachable
         self._quiet_until = 0.0  # monotonic: publishes fail at once until then
+        # this process's own probe channel: a message there and back is the bus's round trip
+        self._probe_channel = f"probe:{secrets.token_hex(8)}"
+        self._probes: dict[str, asyncio.Future[None]] = {}
 
     def _down(self, exc: BaseException) -> None:
         self._failures += 1
@@ -249,6 +263,11 @@ class RedisBus:
             if item is None or item.get("type") != "message":
                 continue
             channel = item["channel"]
+            if channel == self._probe_channel:  # a probe back: no bus message
+                probe = self._probes.get(item["data"])
+                if probe is not None and not probe.done():
+                    probe.set_result(None)
+                continue
             try:
                 message = decode(json.loads(item["data"]))
             except (TypeError, ValueError) as exc:  # BadMessage: another version's, say
@@ -256,6 +275,34 @@ class RedisBus:
                 continue
             for inbox in self._handlers.get(channel, ()):
                 inbox.put(channel, message)
+
+    async def round_trip(self, timeout: float) -> float:
+        """A probe published to this process's own channel and heard back by the listener: the
+        bus as every message meets it (both connections, Redis, the listener's turn)."""
+        channel = self._probe_channel
+        if channel not in self._handlers:
+            self._handlers[channel] = []  # kept subscribed through reconnects like any channel
+            try:
+                await self._pubsub.subscribe(channel)
+            except self._errors as exc:
+                self._down(exc)
+                self._missing = True
+            if self._listener is None:
+                self._listener = asyncio.ensure_future(self._listen())
+        token = secrets.token_hex(6)
+        heard: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._probes[token] = heard
+        start = time.perf_counter()
+        try:
+            await asyncio.wait_for(self._redis.publish(channel, token), timeout)
+            await asyncio.wait_for(heard, max(0.0, timeout - (time.perf_counter() - start)))
+        except TimeoutError:
+            raise BusDown(f"no probe came back through Redis in {timeout:g} s") from None
+        except self._errors as exc:
+            raise BusDown(str(exc) or type(exc).__name__) from None
+        finally:
+            self._probes.pop(token, None)
+        return time.perf_counter() - start
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -292,6 +339,9 @@ class LossyBus:
 
     async def close(self) -> None:
         await self.bus.close()
+
+    async def round_trip(self, timeout: float) -> float:
+        return await self.bus.round_trip(timeout)
 
 
 def _text(channel: str | bytes) -> str:

@@ -4,8 +4,6 @@ players, from a server or its database (plug-ins of parlour's CLI)."""
 from __future__ import annotations
 
 import argparse
-import asyncio
-import signal
 from typing import Any
 
 from rich.console import Console
@@ -208,31 +206,6 @@ def _say_where(out: Console, host: str, port: int) -> None:
         out.print(escape(HOW))
 
 
-async def run_worker(settings: Settings, store: Any) -> None:
-    """A process that only owns tables: it runs until SIGTERM or SIGINT, then hands its tables to
-    its peers (drains) and exits."""
-    from .app import serving
-
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    async with serving(settings, store):
-        await stop.wait()
-
-
-def run_loop(main: Any) -> None:
-    """Run a worker's event loop on uvloop where it is installed (uvicorn[standard] brings it),
-    as uvicorn runs a gateway's: about 5% less CPU a move than asyncio's own loop (server_load.py
-    --processes, in alternating runs)."""
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(main)
-        return
-    uvloop.run(main)
-
-
 def print_settings(settings: Settings, out: Console) -> None:
     """The settings as TOML (a settings file to start from); secrets as ***."""
     import json
@@ -278,19 +251,19 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
     except StoreError as exc:
         out.print(f"[red]parlour serve: {escape(str(exc))}[/]")
         return 2
-    if settings.role == "worker":
-        try:
-            out.print(f"parlour: a table worker (bus {settings.bus})")
-            run_loop(run_worker(settings, store))
-        finally:
-            store.close()
-        return 0
     try:
         app = create_app(settings, store)
         where = f"http://{settings.host}:{settings.port}/"
-        shown = settings.database.split("@")[-1]
-        out.print(f"parlour: {where}  (database {shown})")
-        _say_where(out, settings.host, settings.port)
+        if settings.role == "worker":
+            # a worker answers HTTP for its health and metrics only (server/health.py); uvicorn
+            # runs it on uvloop, as it runs a gateway (about 5% less CPU a move than asyncio's
+            # own loop: server_load.py --processes, in alternating runs), and its SIGTERM ends
+            # the app's lifespan, where the worker drains its tables to its peers
+            out.print(f"parlour: a table worker (bus {settings.bus}); health at {where}readyz")
+        else:
+            shown = settings.database.split("@")[-1]
+            out.print(f"parlour: {where}  (database {shown})")
+            _say_where(out, settings.host, settings.port)
         uvicorn.run(
             app,
             host=settings.host,

@@ -22,7 +22,7 @@ from typing import Any, assert_never
 from parlour.bots.advise import advise
 from parlour.core import IllegalMove, NotLegalNow
 
-from . import wire
+from . import metrics, wire
 from .bus import Bus, BusDown, tell
 from .chat import ChatLog, clean_line, new_line
 from .clients import Clients
@@ -656,7 +656,10 @@ class Gateway:
         in a game where a card lets its player go again)."""
         if ply is None:
             ply = rep.table.ply
-        return await self.ask(rep.code, Play(seat, text, ply), owner_hint=rep.owner)
+        asked = time.perf_counter()
+        stored = await self.ask(rep.code, Play(seat, text, ply), owner_hint=rep.owner)
+        metrics.MOVE_SECONDS.labels(rep.table.game.name).observe(time.perf_counter() - asked)
+        return stored
 
     async def host_command(self, code: str, command: NextIn | CloseIn) -> None:
         """The host's `next` or `close`, done by the table's owner."""

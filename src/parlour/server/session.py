@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from parlour.core import IllegalMove, ParlourError
 
-from . import wire
+from . import metrics, wire
 from .bus import BusDown
 from .clients import client_address
 from .connections import Conn
@@ -42,6 +42,8 @@ from .settings import Settings
 from .tables import TableError
 
 __all__ = ["Bucket", "websocket_session"]
+
+WS_ROUTE = "/ws/{code}"  # a websocket's refusals, by the route they came through
 
 
 class Bucket:
@@ -97,11 +99,13 @@ async def websocket_session(
     clients = gateway.clients
     client = clients.key(client_address(host, ws.headers, settings.trust_forwarded))
     if not clients.open_websocket(client):
+        metrics.RATE_LIMITED.labels(WS_ROUTE).inc()
         limit = settings.websockets_per_client
         await refuse(wire.error("too_many", f"at most {limit} connections from one client"), 4429)
         return
     try:
-        await _session(ws, code, client, gateway=gateway, settings=settings, refuse=refuse)
+        with metrics.WEBSOCKETS.track_inprogress():
+            await _session(ws, code, client, gateway=gateway, settings=settings, refuse=refuse)
     finally:
         clients.close_websocket(client)
 
@@ -162,6 +166,7 @@ async def _session(
             if raw is None:
                 break
             if not bucket.take():
+                metrics.RATE_LIMITED.labels(WS_ROUTE).inc()
                 conn.send(
                     wire.error("rate_limited", f"at most {settings.rate:g} messages a second")
                 )
@@ -171,6 +176,8 @@ async def _session(
             except IllegalMove as exc:
                 conn.send(wire.error("illegal", str(exc), legal=exc.legal))
             except TableError as exc:
+                if exc.status == 429:  # chat's allowance
+                    metrics.RATE_LIMITED.labels(WS_ROUTE).inc()
                 conn.send(wire.error(exc.code, str(exc), exc.legal))
             except ParlourError as exc:
                 conn.send(wire.error("bad_request", str(exc)))

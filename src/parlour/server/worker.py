@@ -32,6 +32,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from parlour.core import IllegalMove, Move, ParlourError
 
+from . import metrics
 from .bus import Bus, tell
 from .chat import ChatLog
 from .database import Database
@@ -306,6 +307,7 @@ class OwnedTable:
         self.fence = await self._store(self.worker.db.write_move(row))
         t.seq = self.fence.seq
         t.apply(move)
+        metrics.MOVES.labels(t.game.name).inc()
         self.deadline = deadline
         self.last_activity = time.monotonic()
         self._retry = 0

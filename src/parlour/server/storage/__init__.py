@@ -124,6 +124,11 @@ class Store:
         self.engine.dispose()
         self._unlock()
 
+    def ping(self) -> None:
+        """A query that needs the database to answer (`/readyz`)."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1)).scalar()
+
     def secret(self, name: str) -> bytes:
         """A random secret kept in the database (made on first use): the same after a restart."""
         query = select(secrets.c.value).where(secrets.c.name == name)
