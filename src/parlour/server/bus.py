@@ -29,7 +29,7 @@ import secrets
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from .messages import BusMessage, decode
 
@@ -44,7 +44,15 @@ PUBLISH_CONNECTIONS = 32  # connections to Redis a process publishes on at once,
 # instead of holding its caller (a table's lock, a person's move) until it wakes
 SOCKET_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 2.0
-RECONNECT_EVERY = 0.25  # seconds between the listener's tries to subscribe again after a failure
+# the listener's tries to subscribe again after a failure wait redis-py's exponential backoff
+# with "equal" jitter: between half of and all of min(CAP, BASE * 2**n) seconds before the n-th
+# try. Many processes whose Redis comes back do not all knock at once (a fixed wait kept them in
+# step), and each is subscribed again within CAP of Redis being back (~0.2 s on average).
+# redis-py's ExponentialWithJitterBackoff was tried first: its min(CAP, random * BASE * 2**n)
+# is CAP itself once BASE * 2**n is well past CAP — from the 6th try on every wait was exactly
+# 0.5 s, in step again (tests/server/test_server_bus.py)
+RECONNECT_BASE = 0.02
+RECONNECT_CAP = 0.5
 # after a publish failed, the next ones fail at once for this long; then one tries again while the
 # others go on failing at once (a success, or the listener's reconnecting, ends it): a hung Redis
 # costs one publish its timeout now and then, not every table's move and every request its own
@@ -146,6 +154,8 @@ class RedisBus:
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import EqualJitterBackoff
         from redis.exceptions import RedisError
 
         self.url = url
@@ -164,6 +174,11 @@ class RedisBus:
         self._handlers: dict[str, list[_Inbox]] = defaultdict(list)
         self._listener: asyncio.Task[None] | None = None
         self._errors: tuple[type[BaseException], ...] = (RedisError, OSError)
+        self._retry = Retry(
+            EqualJitterBackoff(cap=RECONNECT_CAP, base=RECONNECT_BASE),
+            retries=-1,  # until Redis is back: the bus never gives up
+            supported_errors=(RedisError, OSError),  # type: ignore[arg-type]
+        )
         # subscriptions may be missing (a failure since the last whole subscribe): the listener
         # subscribes every channel again; `_failures` counts failures, so that one during that
         # subscribe (a channel added meanwhile, not subscribed) keeps it missing
@@ -239,24 +254,32 @@ class RedisBus:
             self._missing = False
             self._up()
 
+    async def _next(self) -> Any:
+        """One step of listening: subscribe again what is missing, or the next message."""
+        if self._missing:
+            await self._resubscribe()
+            return None
+        if not self._handlers:
+            await asyncio.sleep(0.05)
+            return None
+        return await self._pubsub.get_message(timeout=1.0)
+
+    async def _failed(self, exc: Exception) -> None:
+        self._down(exc)
+        self._missing = True
+
     async def _listen(self) -> None:
         while True:
             try:
-                if self._missing:
-                    await self._resubscribe()
-                    continue
-                if not self._handlers:
-                    await asyncio.sleep(0.05)
-                    continue
-                item = await self._pubsub.get_message(timeout=1.0)
+                # Redis went away: each step is tried again until it is back, the waits between
+                # tries growing with jitter (the backoff starts afresh with each step)
+                item = await self._retry.call_with_retry(self._next, self._failed)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # Redis went away: try again until it is back
-                if not isinstance(exc, self._errors):
-                    log.exception("bus: listening failed")
-                self._down(exc)
-                self._missing = True
-                await asyncio.sleep(RECONNECT_EVERY)
+            except Exception as exc:  # not Redis's: a bug, said, and listening goes on
+                log.exception("bus: listening failed")
+                await self._failed(exc)
+                await asyncio.sleep(RECONNECT_CAP)
                 continue
             if item is not None and self.down_since is not None:
                 self._up()
