@@ -4,6 +4,7 @@ players, from a server or its database (plug-ins of parlour's CLI)."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -89,6 +90,92 @@ def add_commands(sub: Any, commands: dict[str, Any]) -> None:
     )
     lb.add_argument("--limit", type=int, default=50, help="how many players (default 50)")
     commands["leaderboard"] = cmd_leaderboard
+    bk = sub.add_parser(
+        "backup",
+        help="back up a server's store while it runs (SQLite's online backup; pg_dump)",
+        description="Copy a server's database whole, while the server runs: a SQLite file with "
+        "SQLite's online backup API (checked, then renamed into place), PostgreSQL with pg_dump's "
+        "custom format. Restore with `parlour restore`.",
+    )
+    bk.add_argument("out", type=Path, help="the backup file to write")
+    bk.add_argument(
+        "--database",
+        help=f"the server's database (default: PARLOUR_DATABASE, the settings, {DEFAULT_DATABASE})",
+    )
+    bk.add_argument("--config", metavar="FILE", help="a settings file naming the database")
+    bk.add_argument("--force", action="store_true", help="replace the backup file if it exists")
+    bk.add_argument(
+        "--print",
+        action="store_true",
+        dest="dry_run",
+        help="PostgreSQL: print the pg_dump command instead of running it",
+    )
+    commands["backup"] = cmd_backup
+    rs = sub.add_parser(
+        "restore",
+        help="restore a backup into a new database, to serve it",
+        description="Restore a `parlour backup` into a new SQLite file (or over one no server "
+        "uses, with --force) or an empty PostgreSQL database; then `parlour serve` it: open "
+        "tables go on from their last stored move.",
+    )
+    rs.add_argument("backup", type=Path, help="the backup file")
+    rs.add_argument("--database", required=True, help="where to restore it (a new file or URL)")
+    rs.add_argument("--force", action="store_true", help="replace what is there")
+    rs.add_argument(
+        "--print",
+        action="store_true",
+        dest="dry_run",
+        help="PostgreSQL: print the pg_restore command instead of running it",
+    )
+    commands["restore"] = cmd_restore
+
+
+def _pages(out: Console) -> Any:
+    """A progress bar of pages copied (rich), and the callback that moves it."""
+    from rich.progress import Progress
+
+    bar = Progress(console=out, transient=True)
+    task = bar.add_task("copying", total=None)
+
+    def step(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, step
+
+
+def cmd_backup(args: argparse.Namespace, out: Console) -> int:
+    from .backup import backup
+    from .configuration import load_settings
+
+    flags = {"database": args.database} if args.database else {}
+    settings = load_settings(flags, config=args.config)
+    bar, step = _pages(out)
+    with bar:
+        backup(
+            settings.database,
+            args.out,
+            force=args.force,
+            dry_run=args.dry_run,
+            say=lambda s: out.print(s, markup=False, highlight=False),
+            progress=step,
+        )
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace, out: Console) -> int:
+    from .backup import restore
+
+    bar, step = _pages(out)
+    with bar:
+        restore(
+            args.backup,
+            args.database,
+            force=args.force,
+            dry_run=args.dry_run,
+            say=lambda s: out.print(s, markup=False, highlight=False),
+            progress=step,
+        )
+    return 0
 
 
 def cmd_leaderboard(args: argparse.Namespace, out: Console) -> int:
