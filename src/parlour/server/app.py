@@ -37,6 +37,7 @@ from .health import Health
 from .health import router as health_router
 from .logs import set_process
 from .matchmaking import QuickMatch
+from .moderation import Moderation
 from .observing import RequestContext, route_of
 from .review import Reviews
 from .routes import (
@@ -51,6 +52,7 @@ from .routes.accounts import router as accounts_router
 from .routes.docs import mount_assets
 from .routes.docs import router as docs_router
 from .routes.invite import router as invite_router
+from .routes.moderation import router as moderation_router
 from .routes.pages import STATIC
 from .routes.players import router as players_router
 from .routes.quickmatch import router as quick_router
@@ -189,13 +191,20 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             # quick match's queue is in the database: any gateway may form matches
             quick = None if gateway is None else QuickMatch(parts[0], gateway, settings)
             app.state.quick = quick
+            # moderators' acts and people's reports are answered where HTTP is: a gateway
+            moderation = None if gateway is None else Moderation(parts[0], gateway, settings)
+            app.state.moderation = moderation
             if reviews is not None:
                 reviews.start()
             if quick is not None:
                 await quick.start()
+            if moderation is not None:
+                await moderation.start()
             try:
                 yield
             finally:
+                if moderation is not None:
+                    await moderation.stop()
                 if quick is not None:
                     await quick.stop()
                 if reviews is not None:
@@ -273,6 +282,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         accounts_router,
         players_router,
         quick_router,
+        moderation_router,
     ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -289,7 +299,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if gateway is None:
             await ws.close(1013, "this process is a table worker: connect to a gateway")
             return
-        await websocket_session(ws, code, gateway=gateway, settings=settings)
+        moderation = getattr(ws.app.state, "moderation", None)
+        await websocket_session(ws, code, gateway=gateway, settings=settings, moderation=moderation)
 
     return app
 

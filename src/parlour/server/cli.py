@@ -128,6 +128,9 @@ def add_commands(sub: Any, commands: dict[str, Any]) -> None:
         help="PostgreSQL: print the pg_restore command instead of running it",
     )
     commands["restore"] = cmd_restore
+    from .admin import add_admin
+
+    add_admin(sub, commands)
 
 
 def _pages(out: Console) -> Any:

@@ -35,6 +35,7 @@ from .messages import (
     Ask,
     BusMessage,
     ChatLines,
+    ChatRemoved,
     ChatSaid,
     ClientOut,
     Close,
@@ -180,6 +181,9 @@ class Replica:
             case ChatSaid(line=line):  # a line said at the table, through any gateway
                 if self.chat.add(line):
                     self.broadcast(wire.chat([line]))
+            case ChatRemoved(line=line_id):  # a moderator's: off every screen
+                self.chat.remove(line_id)
+                self.broadcast(wire.chat_removed(line_id))
             case Rematched(code=code):  # the host opened the rematch (through any gateway)
                 self.tell_rematch(code)
             case Moved() | Started():
@@ -188,7 +192,8 @@ class Replica:
                 # a change best read whole from the database (seats, names, status, a result)
                 async with self.lock:
                     if message.seq > self.table.seq:
-                        await self.resync()
+                        said = message.message if isinstance(message, StatusChanged) else ""
+                        await self.resync(said)
             case _:
                 assert_never(message)
 
@@ -238,8 +243,9 @@ class Replica:
         self.broadcast(wire.rematch(code))
         self.broadcast_table()
 
-    async def resync(self) -> None:
-        """Read the table again from the database (the one source of truth): inside the lock."""
+    async def resync(self, why: str = "") -> None:
+        """Read the table again from the database (the one source of truth): inside the lock.
+        `why`: the owner's words for a status it changed (a moderator closed the table)."""
         row = await self.gateway.db.call(self.gateway.db.store.tables.load_table, self.code)
         if row is None:
             return
@@ -260,7 +266,7 @@ class Replica:
         self.merge_presence()
         self.broadcast_table()
         if table.status in ("closed", "expired"):
-            message = (
+            message = why or (
                 "the host closed the table"
                 if table.status == "closed"
                 else ("nobody joined this table in time: it has expired")
@@ -726,7 +732,7 @@ class Gateway:
                 "busy",
             ) from None
 
-    async def _recent_chat(self, rep: Replica) -> None:
+    async def recent_chat(self, rep: Replica) -> None:
         """Once per replica, the lines said at the table before this gateway watched it: every
         connection arriving meanwhile waits for the same answer (a socket that goes away stops
         waiting, not the asking)."""
@@ -775,7 +781,7 @@ class Gateway:
 
     # --- connections -----------------------------------------------------------------------------
     async def attach(self, rep: Replica, conn: Conn) -> None:
-        await self._recent_chat(rep)
+        await self.recent_chat(rep)
         rep.conns.add(conn)
         rep.last_used = time.monotonic()
         rep.merge_presence()

@@ -38,8 +38,11 @@ from .messages import (
     WhyIn,
     parse_client,
 )
+from .moderation import SUSPENDED_CLOSE, Moderation
 from .settings import Settings
 from .tables import TableError
+
+SUSPENDED = "this seat's account is suspended by the server's moderators"
 
 __all__ = ["Bucket", "websocket_session"]
 
@@ -86,7 +89,12 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
 
 
 async def websocket_session(
-    ws: WebSocket, code: str, *, gateway: Gateway, settings: Settings
+    ws: WebSocket,
+    code: str,
+    *,
+    gateway: Gateway,
+    settings: Settings,
+    moderation: Moderation | None = None,
 ) -> None:
     await ws.accept()
 
@@ -105,13 +113,23 @@ async def websocket_session(
         return
     try:
         with metrics.WEBSOCKETS.track_inprogress():
-            await _session(ws, code, client, gateway=gateway, settings=settings, refuse=refuse)
+            await _session(
+                ws, code, client, gateway=gateway, settings=settings, refuse=refuse,
+                moderation=moderation,
+            )  # fmt: skip
     finally:
         clients.close_websocket(client)
 
 
 async def _session(
-    ws: WebSocket, code: str, client: str, *, gateway: Gateway, settings: Settings, refuse: Any
+    ws: WebSocket,
+    code: str,
+    client: str,
+    *,
+    gateway: Gateway,
+    settings: Settings,
+    refuse: Any,
+    moderation: Moderation | None,
 ) -> None:
     bind_contextvars(table=code.strip().upper())  # this session's log lines name its table
     try:
@@ -149,10 +167,15 @@ async def _session(
             return
         seat, is_host = found
         bind_contextvars(seat=seat)
+        if moderation is not None and await moderation.seat_suspended(rep, seat):
+            await refuse(wire.error("suspended", SUSPENDED), SUSPENDED_CLOSE)
+            return
     conn = Conn(seat, is_host)
     writer = asyncio.ensure_future(_writer(ws, conn))
     bucket = Bucket(settings.rate, settings.burst)
     await gateway.attach(rep, conn)
+    if moderation is not None and await moderation.suspended_since_hello(rep, seat):
+        conn.close(SUSPENDED_CLOSE, "this account is suspended")
     try:
         while not writer.done():
             try:

@@ -37,6 +37,7 @@ class Settings:
     # the bearer token of `parlour admin` (the moderators' API, /api/admin/...); none: no
     # moderation over HTTP. A secret: give it in a file (PARLOUR_ADMIN_TOKEN_FILE)
     admin_token: str | None = None
+    reports_per_minute: float = 10.0  # chat lines a client may report a minute (bursts of as many)
     # --- websockets
     max_message: int = 4096  # bytes in one websocket message
     rate: float = 20.0  # websocket messages per second per connection, on average

@@ -44,6 +44,7 @@ from .messages import (
     BusMessage,
     ChatLines,
     ChatLinesAnswer,
+    ChatRemoved,
     ChatSaid,
     Close,
     Closed,
@@ -199,7 +200,7 @@ class OwnedTable:
             await self._start_game()
             return NextStarted(self.table.game_number)
 
-    async def close(self, why: str = "the host closed the table") -> Closed:
+    async def close(self, why: str = "the host closed the table", by_host: bool = True) -> Closed:
         async with self.lock:
             if self.table.status == "closed":
                 return Closed(self.code)
@@ -207,7 +208,7 @@ class OwnedTable:
             self.deadline = None
             t = self.table
             store = self.worker.db.store
-            if t.rated and t.live and t.game_id is not None:
+            if by_host and t.rated and t.live and t.game_id is not None:
                 # closing a rated game before its end leaves it: the host's seat loses it
                 host = frozenset(s.seat for s in t.seats if s.token_hash == t.host_hash)
                 await self._write(store.tables.close_rated_game, t.game_id, host)
@@ -811,6 +812,10 @@ class TableWorker:
                 owned = self.tables.get(code)
                 if owned is not None:
                     owned.chat.add(line)
+            case ChatRemoved(table=code, line=line_id):
+                owned = self.tables.get(code)
+                if owned is not None:
+                    owned.chat.remove(line_id)
             case _:
                 pass
 
@@ -884,6 +889,8 @@ class TableWorker:
                     answer = await owned.move(seat, move, ply, request.id)
                 case Next():
                     answer = await owned.next_game()
+                case Close(moderator=True):
+                    answer = await owned.close("a moderator closed the table", by_host=False)
                 case Close():
                     answer = await owned.close()
                 case ChatLines():  # the recent lines, for a gateway new to the table
