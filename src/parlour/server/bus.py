@@ -256,6 +256,18 @@ class RedisBus:
 
     async def _next(self) -> Any:
         """One step of listening: subscribe again what is missing, or the next message."""
+        try:
+            return await self._step()
+        except RuntimeError as exc:
+            if "closed" not in str(exc):
+                raise
+            # uvloop's words when Redis drops the connection while redis-py reconnects (its
+            # HELLO written to a transport just closed): a lost connection, tried again as one
+            from redis.exceptions import ConnectionError as Lost
+
+            raise Lost(f"the connection closed while reconnecting: {exc}") from None
+
+    async def _step(self) -> Any:
         if self._missing:
             await self._resubscribe()
             return None
