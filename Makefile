@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml hatch_build.py $(wildcard src/parlour/*/*/*.c)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
 	@touch $(STAMP)
 
 ## serve: the main job: the web app on http://127.0.0.1:8000 (embedded SQLite store in ./var/).
@@ -30,7 +30,7 @@ test: $(STAMP)
 
 ## test-process: every test, each server in one process (SQLite and PostgreSQL), in parallel.
 test-process: $(STAMP)
-	$(BIN)/python -m pytest -n auto -q -m "not cluster"
+	$(BIN)/python -m pytest -n auto -q -m "not cluster" --durations=20
 
 ## test-cluster: the server tests again against a cluster: 2 gateways and 2 table workers on
 ## PostgreSQL and Redis, each a process (tests/server/cluster_kit.py), with the kill, race,
@@ -38,7 +38,7 @@ test-process: $(STAMP)
 ## cluster is four server processes beside PostgreSQL and Redis, and a second cluster beside it
 ## would only share the same cores.
 test-cluster: $(STAMP)
-	PARLOUR_SERVER_MODE=cluster $(BIN)/python -m pytest -q tests/server
+	PARLOUR_SERVER_MODE=cluster $(BIN)/python -m pytest -q tests/server --durations=20
 
 ## lint: ruff and mypy over the code.
 lint: $(STAMP)

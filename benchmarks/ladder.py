@@ -10,6 +10,11 @@ Two players in the pool are references, not bots anyone can choose (`parlour.bot
 `cheat-mcts` reads the full state — it CHEATS, by design, as a ceiling — and `openspiel-ismcts`
 is OpenSpiel's ISMCTS through `parlour.adapters.openspiel`.
 
+With `--duplicate` every deal is played once per seat assignment with the same seed (between two
+players: twice, seats swapped; `SimSpec(duplicate=True)`), so that the deal's luck cancels, and a
+pairing's rate is the mean over deals with its 95% interval from the deals' spread (the paired
+design: `parlour.sim.stats.paired_rate`); `--games` is then the number of deals.
+
 With `--write-levels` it writes the difficulty levels of LEVELS with each level's measured rate
 against the level below to src/parlour/bots/levels.json, which the lobby and `--bots` read.
 `--rows FILE` keeps every game as a JSONL row; `--from-rows FILE ...` prints (and writes) from
@@ -44,6 +49,7 @@ from parlour.core import RulesError
 from parlour.sim import SimSpec, run
 from parlour.sim.ladder import head_to_head, ladder_ratings, lineup, pairings
 from parlour.sim.progress import game_bar
+from parlour.sim.stats import paired_rate
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,7 @@ BOTS = (
     "greedy",
     "hint",
     "counter",  # Whot! only: greedy's race with the cards counted (left out at the other tables)
+    "learned",  # Whot! only: the trained network (master), where weights ship for the table
     "sleuth",  # Who's Who Game No. 2 only
     "detective",  # Who's Who Game No. 2 only: the sleuth, also reading what a caller lacks
     "lookahead",  # Who's Who Game No. 1 only
@@ -82,14 +89,16 @@ BOTS = (
 # "Ladder"): as many levels (at most easy, medium, hard, expert) as the ladder separates — each
 # beats the level below with its whole 95% interval above 50% on every table of the game. Each
 # level's pairing with the one below is always played.
-# Measured on 2026-11-26 (docs/bots.md has the figures): in Whot! greedy beats hint, no search
+# Measured on 2026-11-26 (docs/lab/ladder.md has the figures): in Whot! greedy beats hint, no search
 # was separated from greedy, and counter beats greedy (52.8% nigerian, 51.9% storey-1935 over
 # 20,000 games each, both intervals above 50%: build/ladder/r10*-whot-counter*.jsonl); in Sorry!
 # and Who's Who Game No. 1 greedy and hint, level over 400 games, were told apart over 4,000 (each
 # game the other way round), and the search or the lookahead beats the stronger of the two; in
 # Game No. 2 (where hint and greedy are one bot) the sleuth and the detective beat hint.
+# Whot!'s master is the learned bot, measured against counter on duplicate deals (--duplicate;
+# docs/bots.md, "The learned bot").
 LEVELS: dict[str, tuple[str, ...]] = {
-    "whot": ("random", "hint", "greedy", "counter"),
+    "whot": ("random", "hint", "greedy", "counter", "learned"),
     # greedy beats hint in 52.2% [50.7%, 53.8%] of 4,000 games (seed 2024, r15-greedy-hint; level
     # over r0's 400), ismcts beats greedy in 58.0% [54.5%, 61.4%] of 800 (r15-sorry-greedy-ismcts)
     "sorry": ("random", "hint", "greedy", "ismcts:iterations=100"),
@@ -141,11 +150,49 @@ def playable(bot: str, table: Table) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Figure:
+    """A pairing's rate with its 95% interval: Wilson's over games, or over duplicate deals the
+    paired one."""
+
+    rate: float
+    low: float
+    high: float
+    games: int
+    wins: float
+    deals: int | None  # duplicate deals (None: independent games)
+
+
+def pairing_figure(rows: list[dict[str, Any]], a: str, b: str, players: int) -> Figure:
+    """How often `a` finished ahead of `b` in the games of `rows` where both played."""
+    h = head_to_head(rows, a, b)
+    lo, hi = h.interval
+    if rows and all(r.get("duplicate") for r in rows):
+
+        def ahead(r: dict[str, Any]) -> float:
+            return head_to_head([r], a, b).wins
+
+        p = paired_rate(rows, players, ahead)
+        if p.deals:
+            lo, hi = p.interval
+            return Figure(p.rate, lo, hi, p.games, p.rate * p.games, p.deals)
+    return Figure(h.rate, lo, hi, h.trials, h.wins, None)
+
+
 def play_table(
-    key: str, table: Table, pairs: list[tuple[str, str]], games: int, jobs: int, seed: int
+    key: str,
+    table: Table,
+    pairs: list[tuple[str, str]],
+    games: int,
+    jobs: int,
+    seed: int,
+    duplicate: bool = False,
 ) -> list[dict[str, Any]]:
-    """Every pairing's games at one table, each row marked with its table and pairing."""
+    """Every pairing's games at one table, each row marked with its table and pairing. With
+    `duplicate`, `games` deals, each played once per seat assignment."""
     rows: list[dict[str, Any]] = []
+    if duplicate:
+        games *= table.players
     label_ = f"{key} {len(pairs)} pairings"
     # A bar on stderr while the games run (gone when they are done); the figures go to stdout.
     with game_bar(label_, games * len(pairs), Console(stderr=True), transient=True) as tick:
@@ -156,11 +203,12 @@ def play_table(
                 bots=lineup(a, b, table.players),
                 rules=table.rules,
                 seed=seed,
+                duplicate=duplicate,
                 maker=make_reference_bot,
             )
             res = run(spec, games, jobs=jobs, progress=tick)
             for r in res.rows:
-                rows.append({**r, "table": key, "pairing": [a, b]})
+                rows.append({**r, "table": key, "pairing": [a, b], "duplicate": duplicate})
             if res.interrupted:
                 raise KeyboardInterrupt
     return rows
@@ -184,14 +232,17 @@ def print_table(key: str, table: Table, rows: list[dict[str, Any]]) -> None:
             f"  {i}. {label(r.bot):58s} mu {r.mu:5.1f}  [{r.low:5.1f}, {r.high:5.1f}]"
             f"  games {r.games:5d}  wins {r.wins / r.games:6.1%}"
         )
-    print("head to head (first bot ahead of the second; 95% Wilson interval), seconds a game:")
+    print(
+        "head to head (first bot ahead of the second; 95% interval: Wilson's over games, or over"
+        " duplicate deals the paired one), seconds a game:"
+    )
     for a, b in pairs:
-        h = head_to_head(per[(a, b)], a, b)
-        lo, hi = h.interval
+        h = pairing_figure(per[(a, b)], a, b, table.players)
         secs = [float(r["seconds"]) for r in per[(a, b)]]
-        verdict = "above" if lo > 0.5 else "below" if hi < 0.5 else "not separated from"
+        verdict = "above" if h.low > 0.5 else "below" if h.high < 0.5 else "not separated from"
+        n = f"deals={h.deals:5d}" if h.deals is not None else f"n={h.games:5d}"
         print(
-            f"  {a:34s} vs {b:34s} {h.rate:6.1%}  [{lo:5.1%}, {hi:5.1%}]  n={h.trials:4d}  "
+            f"  {a:34s} vs {b:34s} {h.rate:6.1%}  [{h.low:5.1%}, {h.high:5.1%}]  {n}  "
             f"{verdict} 50%  s/game min {min(secs):.2f} median {statistics.median(secs):.2f} "
             f"max {max(secs):.2f}"
         )
@@ -214,26 +265,28 @@ def levels_entry(game: str, tables: dict[str, list[dict[str, Any]]]) -> Any:
             if k == 0 or table.game != game:
                 continue
             below = bots[k - 1]
-            h = head_to_head([r for r in rows if set(r["pairing"]) == {below, bot}], bot, below)
-            if not h.trials:
+            played = [r for r in rows if set(r["pairing"]) == {below, bot}]
+            if not played:
                 raise SystemExit(f"{key}: no games of {bot} against {below} (level {name})")
-            lo, hi = h.interval
-            verdict = "above" if lo > 0.5 else "NOT above"
+            h = pairing_figure(played, bot, below, table.players)
+            verdict = "above" if h.low > 0.5 else "NOT above"
+            over = f"{h.deals} duplicate deals" if h.deals is not None else f"{h.games} games"
             print(
                 f"  {game} {name} {bot} vs {LEVEL_NAMES[k - 1]} {below} at {key}: {h.rate:.1%} "
-                f"[{lo:.1%}, {hi:.1%}] over {h.trials} games, {verdict} 50%"
+                f"[{h.low:.1%}, {h.high:.1%}] over {over}, {verdict} 50%"
             )
-            vs_below.append(
-                {
-                    "rules": table.rules,
-                    "players": table.players,
-                    "wins": h.wins,
-                    "games": h.trials,
-                    "rate": round(h.rate, 4),
-                    "low": round(lo, 4),
-                    "high": round(hi, 4),
-                }
-            )
+            entry: dict[str, Any] = {
+                "rules": table.rules,
+                "players": table.players,
+                "wins": round(h.wins, 1),
+                "games": h.games,
+                "rate": round(h.rate, 4),
+                "low": round(h.low, 4),
+                "high": round(h.high, 4),
+            }
+            if h.deals is not None:
+                entry["deals"] = h.deals
+            vs_below.append(entry)
         out.append({"name": name, "bot": bot, "vs_below": vs_below})
     today = datetime.date.today().isoformat()
     return {"command": "; ".join(commands), "written": today, "levels": out}
@@ -243,9 +296,9 @@ def write_levels(tables: dict[str, list[dict[str, Any]]], path: Path) -> None:
     """Write the levels of every game measured here; keep the other games' entries."""
     old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"games": {}}
     games = sorted({TABLES[k].game for k in tables} & set(LEVELS))
-    print("\nlevels, each against the level below (95% Wilson interval):")
+    print("\nlevels, each against the level below (95% interval: Wilson's, or paired over deals):")
     data = {
-        "about": "Written by benchmarks/ladder.py --write-levels (docs/bots.md, Ladder): the bot "
+        "about": "Written by benchmarks/ladder.py --write-levels (docs/lab/ladder.md): the bot "
         "of each level, and its rate against the level below on the ladder. Do not edit.",
         "games": {**old["games"], **{g: levels_entry(g, tables) for g in games}},
     }
@@ -278,6 +331,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         type=int,
         default=0,
         help="each bot plays the next N bots of the list (default 0: every other bot)",
+    )
+    ap.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each deal once per seat assignment (2 players: twice, swapped) with the same "
+        "seed, and give intervals from the paired design; --games counts deals",
     )
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2024)
@@ -315,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 pairs = pairings(here, args.reach, level_pairs(table.game, here))
                 games = args.games_4p if table.players > 2 and args.games_4p else args.games
                 t0, c0 = time.perf_counter(), cpu_seconds()
-                rows = play_table(key, table, pairs, games, args.jobs, args.seed)
+                rows = play_table(key, table, pairs, games, args.jobs, args.seed, args.duplicate)
                 for r in rows:
                     r["command"] = command
                     if out is not None:

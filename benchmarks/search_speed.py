@@ -14,6 +14,16 @@ change in the machine's load during the run falls on all of them alike.
     .venv/bin/python benchmarks/search_speed.py --only whoswho --decisions 400
     .venv/bin/python benchmarks/search_speed.py --params pool=50   # a variant of the search
 
+A change to the search's code is timed against the code before it in one run: `--baseline FILE`
+loads another version of `parlour/bots/ismcts.py` beside this tree's (the rest of parlour is
+shared), and every decision is searched by both, in alternating order, with the same seed:
+
+    git show HEAD~1:src/parlour/bots/ismcts.py > /tmp/ismcts_before.py
+    .venv/bin/python benchmarks/search_speed.py --decisions 40 --baseline /tmp/ismcts_before.py
+
+It prints both figures, the ratio of each decision's times (this tree's over the baseline's,
+min/median/max) and in how many decisions the two chose the same move.
+
 Nothing is asserted: the script only prints figures. `benchmarks/strength.py` prints the same
 figures beside its strength matches (it calls `decision_times`).
 """
@@ -21,7 +31,9 @@ figures beside its strength matches (it calls `decision_times`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import importlib.util
 import math
 import platform
 import statistics
@@ -29,12 +41,13 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
 import parlour
-from parlour.bots import make_bot
+from parlour.bots import base, ismcts, make_bot
 from parlour.core import Move
 from parlour.sim.progress import game_bar
 
@@ -86,13 +99,56 @@ def _game(name: str, rules: str, players: int) -> Any:
     return parlour.make(name, players=players, rules=rules)
 
 
-def time_decision(name: str, rules: str, players: int, spec: str, position: Position) -> float:
+def time_decision(
+    name: str, rules: str, players: int, spec: str, position: Position, bot_class: Any = None
+) -> float:
     """CPU seconds of one search of `position` by a fresh bot of `spec` (seeded by the position,
-    so a run is repeatable)."""
-    bot = make_bot(spec, _game(name, rules, players), position.seed * 1000 + position.ply)
+    so a run is repeatable); with `bot_class`, that class stands for `ismcts`."""
+    return _decide(name, rules, players, spec, position, bot_class)[0]
+
+
+def _decide(
+    name: str, rules: str, players: int, spec: str, position: Position, bot_class: Any = None
+) -> tuple[float, Move]:
+    with _ismcts_is(bot_class):
+        bot = make_bot(spec, _game(name, rules, players), position.seed * 1000 + position.ply)
     start = time.process_time()
-    bot.choose(position.view, position.legal)
-    return time.process_time() - start
+    move = bot.choose(position.view, position.legal)
+    return time.process_time() - start, move
+
+
+@contextlib.contextmanager
+def _ismcts_is(bot_class: Any) -> Iterator[None]:
+    """`ismcts` names `bot_class` for the length of the block (None: this tree's, unchanged)."""
+    if bot_class is None:
+        yield
+        return
+    ours = base._GENERIC["ismcts"]
+    base._GENERIC["ismcts"] = bot_class
+    try:
+        yield
+    finally:
+        base._GENERIC["ismcts"] = ours
+
+
+def load_baseline(path: Path) -> Any:
+    """The ISMCTSBot of another version of `parlour/bots/ismcts.py`, loaded beside this tree's
+    as `parlour.bots._baseline_ismcts` (its relative imports find this tree's parlour); its
+    registering itself as `ismcts` is undone, so `ismcts` still names this tree's bot. (A
+    baseline from before the manifests' `SearchHelp` would search without the games' help.)"""
+    spec = importlib.util.spec_from_file_location("parlour.bots._baseline_ismcts", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"--baseline {path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (dataclasses look their module up)
+    ours = base._GENERIC["ismcts"]
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        base._GENERIC["ismcts"] = ours
+    # The games' manifests hold this tree's SearchHelp, which the baseline must take for its own.
+    module.SearchHelp = ismcts.SearchHelp
+    return module.ISMCTSBot
 
 
 def decision_times(
@@ -129,6 +185,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--params", default="", help="more ismcts parameters, e.g. pool=50")
     ap.add_argument("--seed", type=int, default=2024, help="first game's seed (default 2024)")
     ap.add_argument("--only", help="only tables whose game name starts with one of these (a,b)")
+    ap.add_argument(
+        "--baseline",
+        type=Path,
+        help="another version of parlour/bots/ismcts.py to time on the same decisions",
+    )
     args = ap.parse_args(argv)
     tables = [
         t for t in TABLES if not args.only or any(t[0].startswith(x) for x in args.only.split(","))
@@ -144,6 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"target (issue 21): median <= {TARGET_MEDIAN} s and p99 <= {TARGET_P99} s a decision"
     )
     sources = {t: positions(*t, seed=args.seed) for t in tables}
+    if args.baseline is not None:
+        return _against_baseline(args, tables, spec, sources, out)
     times: dict[tuple[str, str, int], list[float]] = {t: [] for t in tables}
     with game_bar(
         "decisions", args.decisions * len(tables), Console(stderr=True), transient=True
@@ -156,6 +219,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.print(
             f"{name:15s} {rules:12s} {players}p  n={len(ts)}  {summary(ts)}  s/decision  "
             f"{verdict(ts)}"
+        )
+    return 0
+
+
+def _against_baseline(
+    args: argparse.Namespace,
+    tables: list[tuple[str, str, int]],
+    spec: str,
+    sources: dict[tuple[str, str, int], Iterator[Position]],
+    out: Console,
+) -> int:
+    """Each decision searched by this tree's bot and the baseline's, in turn (which goes first
+    alternates), and the figures side by side."""
+    baseline = load_baseline(args.baseline)
+    out.print(f"baseline: {args.baseline} (ismcts.py), each decision searched by both in turn")
+    ours: dict[tuple[str, str, int], list[float]] = {t: [] for t in tables}
+    theirs: dict[tuple[str, str, int], list[float]] = {t: [] for t in tables}
+    same = dict.fromkeys(tables, 0)
+    with game_bar(
+        "decisions", args.decisions * len(tables), Console(stderr=True), transient=True
+    ) as advance:
+        for i in range(args.decisions):
+            for t in tables:
+                position = next(sources[t])
+                if i % 2:
+                    b, mb = _decide(*t, spec, position, baseline)
+                    a, ma = _decide(*t, spec, position)
+                else:
+                    a, ma = _decide(*t, spec, position)
+                    b, mb = _decide(*t, spec, position, baseline)
+                ours[t].append(a)
+                theirs[t].append(b)
+                same[t] += ma == mb
+                advance(1)
+    for t in tables:
+        name, rules, players = t
+        ratios = [a / b for a, b in zip(ours[t], theirs[t], strict=True) if b > 0]
+        out.print(f"{name:15s} {rules:12s} {players}p  n={len(ours[t])}")
+        out.print(f"  this tree  {summary(ours[t])}  s/decision")
+        out.print(f"  baseline   {summary(theirs[t])}  s/decision")
+        out.print(
+            f"  this / baseline, decision by decision: min {min(ratios):.3f}  "
+            f"median {statistics.median(ratios):.3f}  max {max(ratios):.3f}; "
+            f"same move in {same[t]} of {len(ours[t])}"
         )
     return 0
 

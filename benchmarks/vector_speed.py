@@ -1,5 +1,5 @@
-"""Random-play speed of the batched Whot! engine (`parlour.vector`) beside the scalar engine and
-OpenSpiel's C++ loop, in moves per CPU-second, and a large parity check.
+"""Random-play speed of the batched Whot! engine (`parlour.games.whot.batched`) beside the scalar
+engine and OpenSpiel's C++ loop, in moves per CPU-second, and a large parity check.
 
     python benchmarks/vector_speed.py                  # 2 CPU-s per figure in 5 rounds
     python benchmarks/vector_speed.py --quick          # a short smoke run
@@ -96,8 +96,10 @@ class Plan:
 
 
 def vector_runner(whot: ModuleType, rules: str, players: int, b: int, seed: int) -> Plan:
+    from parlour.vector import Dealer
+
     batch = whot.WhotBatch(players, rules)
-    dealer = whot.Dealer(batch, first_seed=seed, chunk=max(256, min(b, 4096)))
+    dealer = Dealer(batch, first_seed=seed, chunk=max(256, min(b, 4096)))
     rng = np.random.default_rng(seed)
     state = dealer.next(b)
     for _ in range(3):  # warm up (untimed): first calls, lazily built NumPy internals
@@ -129,7 +131,7 @@ def vector_runner(whot: ModuleType, rules: str, players: int, b: int, seed: int)
 
 
 def env_runner(whot: ModuleType, rules: str, players: int, b: int, seed: int) -> Plan:
-    from parlour.vector.env import WhotVectorEnv
+    from parlour.games.whot.batched.env import WhotVectorEnv
 
     env = WhotVectorEnv(b, players=players, rules=rules)
     rng = np.random.default_rng(seed)
@@ -294,7 +296,7 @@ def print_ratios(plans: Sequence[Plan]) -> None:
 
 def run_parity(games: int, seed: int, max_moves: int) -> int:
     """Parity over `games` games, split evenly over the presets and table sizes."""
-    from parlour.vector.parity import check_parity
+    from parlour.games.whot.batched.parity import check_parity
 
     configs = [(rules, n) for rules in PRESETS for n in PLAYER_COUNTS]
     print(
@@ -360,9 +362,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     parlour = import_parlour()
     try:
-        from parlour.vector import whot
+        from parlour.games.whot import batched as whot
     except ImportError as exc:
-        print(f"parlour.vector needs NumPy and Gymnasium: pip install -e '.[vector]' ({exc})")
+        print(f"the batched engine needs NumPy and Gymnasium: pip install -e '.[vector]' ({exc})")
         return 1
     if args.parity:
         return run_parity(args.parity, args.seed, args.parity_max_moves)

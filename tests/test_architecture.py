@@ -1,8 +1,9 @@
 """The layers know no game: a game lives in its folder and its manifest (docs/architecture.md).
 
-Nothing in the server, the bots, the simulator, the adapters, the game review, the command line or
-the browser's shared shell names a game: they reach every game through the registry and the
-protocol. (The core names the built-in game packages once, in the registry's one line per game.)
+Nothing in the server, the bots, the simulator, the adapters, the batched machinery
+(`parlour.vector`), training (`parlour.learn`), the game review, the command line or the
+browser's shared shell names a game: they reach every game through the registry and the protocol.
+(The core names the built-in game packages once, in the registry's one line per game.)
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ GAME_FREE = [
     SRC / "bots",
     SRC / "sim",
     SRC / "adapters",
+    SRC / "vector",
+    SRC / "learn",
     SRC / "review",
     SRC / "cli.py",
 ]

@@ -12,7 +12,7 @@ plus a term for how many turns away its next move is, and a colour's chance to w
 of the utilities. It is fitted by maximum likelihood on every decision point of hint-vs-hint
 4-player games, with a smoothness penalty on neighbouring squares so rarely visited ones (the
 other colours' slide triangles) borrow from the squares around them. What the search makes of
-them against three hint bots is measured by benchmarks/strength.py (see docs/bots.md).
+them against three hint bots is measured by benchmarks/strength.py (see docs/lab/ladder.md).
 
     .venv/bin/python tools/fit_sorry_values.py              # 20,000 games, about 3 minutes
     .venv/bin/python tools/fit_sorry_values.py --games 2000 --out /tmp/values.py

@@ -18,7 +18,7 @@ from rich.table import Table
 
 import parlour
 from parlour.bots import make_bot
-from parlour.bots.levels import levels_help, resolve, split_specs
+from parlour.bots.levels import bot_name, levels_help, resolve, split_specs
 from parlour.core import (
     IllegalMove,
     Match,
@@ -31,12 +31,15 @@ from parlour.core.events import with_names
 from parlour.core.options import parse_assignments
 from parlour.core.registry import GameInfo, info
 from parlour.core.registry import games as all_games
+from parlour.extras import missing_extra
 
 __all__ = ["main"]
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    # At a terminal, Rich wraps between words at its width (left to the terminal, a long line
+    # broke mid-word: "W" / "HOT"); piped, lines are left whole.
+    return Console(highlight=False, soft_wrap=not sys.stdout.isatty())
 
 
 # --- parlour games / rules --------------------------------------------------------------------
@@ -83,8 +86,16 @@ def _make_game(gi: GameInfo, args: argparse.Namespace) -> parlour.Game[Any, Any]
 
 
 # --- parlour play -------------------------------------------------------------------------------
+def _bot_names(game: str, specs: dict[int, str]) -> dict[int, str]:
+    """The bots' names at a terminal table, as the lobby names them: after their level ("hard
+    bot"), with the seat's number when two would have the same name ("hard bot 2")."""
+    names = {seat: bot_name(spec, game) for seat, spec in specs.items()}
+    repeated = {n for n in names.values() if list(names.values()).count(n) > 1}
+    return {seat: f"{n} {seat + 1}" if n in repeated else n for seat, n in names.items()}
+
+
 HELP = """Type a move as listed (or its number). Other commands:
-  moves    list the legal moves again      hint   what the greedy bot would play
+  moves    list the legal moves again      hint   what the {hint} would play
   view     show the table again            help   this text
   quit     leave (the match record is saved if you gave --record)"""
 
@@ -103,13 +114,14 @@ class TerminalTable:
         asked = [b.strip() for b in split_specs(args.bots)] if args.bots else ["greedy"]
         others = [i for i in range(n) if i != self.seat]
         asked = [asked[min(k, len(asked) - 1)] for k in range(len(others))]
-        specs = [resolve(a, self.gi.name) for a in asked]  # a level's name is its bot's spec
+        # a level's name is its bot's spec (at this table: a level is offered where separated)
+        specs = [resolve(a, self.gi.name, self.game.preset, n) for a in asked]
         self.bots = {
             seat: make_bot(spec, self.game, seed=(args.seed or 0) + seat)
             for seat, spec in zip(others, specs, strict=True)
         }
-        names = [f"{a} bot {seat + 1}" for seat, a in zip(others, asked, strict=True)]
-        self.names = [*names[: self.seat], args.name, *names[self.seat :]]
+        bots = _bot_names(self.gi.name, dict(zip(others, specs, strict=True)))
+        self.names = [args.name if s == self.seat else bots[s] for s in range(n)]
         self.match = Match(self.game, args.match, seed=args.seed, names=self.names)
         self.record_path = Path(args.record) if args.record else None
         self.quiet_bots = args.quiet
@@ -192,7 +204,9 @@ class TerminalTable:
             if low in ("quit", "exit", "q"):
                 return None
             if low in ("help", "?", "h"):
-                self.out.print(HELP)
+                self.out.print(escape(HELP.format(hint=bot_name("hint", state.game.name))))
+                if self.gi.guide is not None:
+                    self.out.print(self.gi.guide(state.game.rules))
                 continue
             if low in ("moves", "m"):
                 self._list_moves(legal)
@@ -201,16 +215,19 @@ class TerminalTable:
                 self._render(view, state.to_play)
                 continue
             if low == "hint":
-                bot = make_bot("greedy", state.game, seed=len(state.history))
+                # the browser's hint bot, named as the lobby names its level
+                bot = make_bot("hint", state.game, seed=len(state.history))
                 move, why = bot.explain(view, legal)
-                why = with_names(why, self._names())
-                self.out.print(f"hint: [bold]{escape(str(move))}[/] ({escape(why)})")
+                why = with_names(why, self._names()).removeprefix("hint: ")
+                who = bot_name("hint", state.game.name)
+                self.out.print(f"hint ({who}): [bold]{escape(str(move))}[/] — {escape(why)}")
                 continue
             if low.isdigit():
                 k = int(low)
                 if 1 <= k <= len(legal):
                     return legal[k - 1]
-                self.out.print(f"[red]There is no move {k}; choose 1 to {len(legal)}.[/]")
+                choose = "the only move is 1" if len(legal) == 1 else f"choose 1 to {len(legal)}"
+                self.out.print(f"[red]There is no move {k}: {choose}.[/]")
                 continue
             try:
                 return state.check(text)  # the one gate: no move at all, or not legal now and why
@@ -370,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default="greedy",
         help="bots for the other seats, comma-separated, in seat order (the last fills the rest): "
-        "levels (easy, medium, hard, expert: below) or bot specs such as "
+        "levels (easy, medium, hard, expert, master: below) or bot specs such as "
         "ismcts:iterations=200 (default greedy)",
     )
     p.add_argument("--match", help="match format: single, rubber-5, elimination-100, rounds-N …")
@@ -401,7 +418,7 @@ COMMANDS: dict[str, Any] = {
 
 # Subsystems that add their own subcommands: each module has `add_commands(sub, commands)`, which
 # adds its parsers to `sub` and its handlers `(args, console) -> exit code` to `commands`.
-PLUGINS = ("parlour.sim.cli", "parlour.server.cli", "parlour.review.cli")
+PLUGINS = ("parlour.sim.cli", "parlour.server.cli", "parlour.review.cli", "parlour.learn.cli")
 
 
 def _add_plugins(parser: argparse.ArgumentParser) -> None:
@@ -430,6 +447,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(COMMANDS[args.command](args, out))
     except ParlourError as exc:
         out.print(f"[red]parlour: {escape(str(exc))}[/]")
+        return 2
+    except ModuleNotFoundError as exc:
+        # a library of one of the extras (the server's, the plots'): say which extra brings it
+        missing = missing_extra(exc, f"parlour {args.command}")
+        if missing is None:
+            raise
+        out.print(f"[red]parlour: {escape(str(missing))}[/]")
         return 2
     except KeyboardInterrupt:
         out.print("\nInterrupted.")

@@ -19,7 +19,7 @@ def need(module: str) -> ModuleType:
     except ImportError:
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             raise
-        pytest.skip(f"{module} is not installed (pip install parlour[ai])")
+        pytest.skip(f"{module} is not installed (pip install 'parlour[rl]')")
 
 
 # (game, keyword arguments) covering every game, and every rule set that changes the action space.

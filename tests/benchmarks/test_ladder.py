@@ -112,7 +112,7 @@ def test_without_openspiel_the_ladder_says_so_and_how_to_install_it(
     for name in ["open_spiel", *(m for m in sys.modules if m.startswith("open_spiel."))]:
         monkeypatch.setitem(sys.modules, name, None)
     why = ladder.playable("openspiel-ismcts:simulations=5", ladder.TABLES["whot-nigerian"])
-    assert why is not None and "needs OpenSpiel" in why and "pip install -e '.[peers]'" in why
+    assert why is not None and "needs OpenSpiel" in why and "pip install 'parlour[rl]'" in why
     ladder.main(["--only", "whot-nigerian", "--bots", "random,openspiel-ismcts", "--games", "2"])
     out = capsys.readouterr().out
     assert "whot-nigerian: leaving out openspiel-ismcts: openspiel-ismcts needs OpenSpiel" in out
@@ -129,3 +129,33 @@ def test_a_game_kept_in_two_row_files_is_counted_once(
     assert len(ladder.read_rows([str(rows_file), str(copy)])) == 3
     ladder.main(["--only", "whot-nigerian", "--from-rows", str(rows_file), str(copy)])
     assert "1 pairings of 3 games" in capsys.readouterr().out
+
+
+def test_duplicate_deals_play_each_deal_from_both_seats_and_rate_by_deal(
+    ladder: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from parlour.sim.stats import paired_rate
+
+    levels = tmp_path / "levels.json"
+    monkeypatch.setattr(ladder, "LEVELS_FILE", levels)
+    monkeypatch.setitem(ladder.LEVELS, "whot", ("random", "greedy"))
+    rows_file = tmp_path / "rows.jsonl"
+    args = ["--only", "whot-storey-1935", "--bots", "random,greedy", "--duplicate"]
+    ladder.main([*args, "--games", "6", "--jobs", "1", "--rows", str(rows_file), "--write-levels"])
+    out = capsys.readouterr().out
+    assert "deals=    6" in out, "the pairing's figure is over deals"
+    rows = _rows(rows_file)
+    assert len(rows) == 12 and all(r["duplicate"] for r in rows)
+    for a, b in zip(rows[::2], rows[1::2], strict=True):
+        assert a["seed"] == b["seed"] and a["bots"] == b["bots"][::-1], "one deal, seats swapped"
+    (m,) = json.loads(levels.read_text())["games"]["whot"]["levels"][1]["vs_below"]
+    p = paired_rate(rows, 2, lambda r: head_to_head([r], "greedy", "random").wins)
+    assert (m["deals"], m["games"], m["rate"], m["low"]) == (
+        6,
+        12,
+        round(p.rate, 4),
+        round(p.interval[0], 4),
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -9,7 +10,7 @@ import pytest
 
 import parlour
 from parlour.bots import Bot, ISMCTSBot, advise, bot_names, make_bot
-from parlour.bots.ismcts import search_help
+from parlour.bots.ismcts import ISMCTSParams, search_help
 from parlour.core import Move, RulesError, State, info
 from parlour.core.rng import GameRng
 
@@ -434,3 +435,31 @@ def test_an_unbeatable_guard_plays_the_models_move() -> None:
         make_bot("ismcts:guard=2", game, 0)
     with pytest.raises(RulesError, match="guard must be a finite number"):
         make_bot("ismcts:guard=-1,paired=1", game, 0)
+
+
+def test_the_parameters_are_read_once_from_the_spec_with_the_games_defaults() -> None:
+    sorry = search_help("sorry")
+    p = ISMCTSParams.from_spec({"iterations": "200", "depth": "3"}, "sorry")
+    assert (p.iterations, p.depth, p.seconds) == (200, 3, None)
+    assert (p.c, p.pool, p.paired) == (sorry.c, sorry.pool, sorry.paired)  # the game's own
+    assert p.model is sorry.model and p.playout is sorry.policy
+    assert p.budget() == {"pool": sorry.pool, "max_playout": 2000, "iterations": 200, "depth": 3}
+    # a depth in the spec stands instead of the game's horizon
+    tricks = search_help("whoswho-tricks")
+    assert tricks.horizon is not None
+    assert ISMCTSParams.from_spec({}, "whoswho-tricks").horizon is tricks.horizon
+    assert ISMCTSParams.from_spec({"depth": "5"}, "whoswho-tricks").horizon is None
+    assert ISMCTSParams.from_spec({"seconds": "0.5"}, "whot").budget()["seconds"] == 0.5
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.c = 1.0  # type: ignore[misc]
+
+
+def test_parameters_built_directly_are_checked_as_a_spec_is() -> None:
+    with pytest.raises(RulesError, match=r"guard compares root moves .*: paired=1"):
+        ISMCTSParams(guard=1.0)
+    with pytest.raises(RulesError, match="seconds must be a finite number above 0"):
+        ISMCTSParams(seconds=float("inf"))
+    with pytest.raises(RulesError, match="iterations, pool and max_playout >= 1"):
+        ISMCTSParams(pool=0)
+    with pytest.raises(RulesError, match=r"ismcts takes c, depth, .*, seconds; not budget"):
+        ISMCTSParams.from_spec({"budget": "3"}, "whot")

@@ -1,4 +1,4 @@
-"""Difficulty levels (parlour.bots.levels): easy to expert, each a bot, calibrated on the bot ladder
+"""Difficulty levels (parlour.bots.levels): easy to master, each a bot, calibrated on the bot ladder
 — each with its measured rate against the level below, read from the file the ladder writes — and
 offered by name wherever people choose bots (`--bots easy,expert`)."""
 
@@ -36,14 +36,23 @@ def test_each_level_beat_the_one_below_with_its_whole_interval_above_even(game: 
     names = [level.name for level in levels]
     assert len(names) >= 2 and names == list(lv.LEVEL_NAMES[: len(names)]), "easy, then up"
     assert levels[0].vs_below == ()
-    g = parlour.make(game)
     for level in levels:
-        make_bot(level.bot, g)  # a registered bot that any seat can take
+        # a registered bot that a seat can take, at every table it was measured at (a learned
+        # bot plays only the tables it was trained for)
+        for m in level.vs_below or (None,):
+            g = parlour.make(game) if m is None else parlour.make(game, m.players, m.rules)
+            make_bot(level.bot, g)
     for level in levels[1:]:
         assert level.vs_below, f"{level.name} has no figure against the level below"
+        assert any(m.low > 0.5 for m in level.vs_below), f"{level.name} beat the level below"
         for m in level.vs_below:
-            assert 0.5 < m.low <= m.rate <= m.high <= 1, f"{level.name} at {m.rules}"
+            assert 0 <= m.low <= m.rate <= m.high <= 1, f"{level.name} at {m.rules}"
             assert m.games > 0 and m.rate == pytest.approx(m.wins / m.games, abs=5e-5)
+            if m.low <= 0.5:  # not separated at this table: the level is not offered there
+                with pytest.raises(RulesError, match=f"no {level.name} level for {m.rules}"):
+                    lv.resolve(level.name, game, m.rules, m.players)
+            else:
+                assert lv.resolve(level.name, game, m.rules, m.players) == level.bot
 
 
 def test_a_game_the_ladder_has_not_measured_gets_the_default_levels_without_figures() -> None:
@@ -103,7 +112,7 @@ def test_play_help_lists_each_games_levels_with_their_figures() -> None:
         text=True,
         timeout=60,
     ).stdout
-    assert "levels (easy, medium, hard, expert in --bots)" in out
+    assert "levels (easy, medium, hard, expert, master in --bots)" in out
     for game in GAMES:
         assert f"  {game}:" in out
         below, top = lv.levels(game)[-2:]
@@ -121,7 +130,9 @@ def test_play_seats_bots_by_level_and_names_them_so() -> None:
         text=True,
         timeout=60,
     ).stdout
-    assert "easy bot 2" in out and "medium bot 3" in out
+    # each bot named after its level, numbered only when two share a name
+    assert "easy bot" in out and "medium bot" in out
+    assert "easy bot 2" not in out and "medium bot 3" not in out
 
 
 def test_simulate_takes_levels_for_bots(capsys: pytest.CaptureFixture[str]) -> None:
@@ -178,3 +189,49 @@ def test_a_name_that_is_neither_a_level_nor_a_bot_lists_both(
     err = " ".join((out + err).split())
     bots = "counter, greedy, hint"
     assert f"no bot 'hrad' for whot; the levels are: {have}; the bots are: {bots}" in err
+
+
+def test_a_level_is_offered_at_the_tables_where_the_ladder_separated_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    def figure(rules: str, rate: float, low: float) -> dict[str, object]:
+        return {"rules": rules, "players": 2, "wins": rate * 100, "games": 100, "deals": 50,
+                "rate": rate, "low": low, "high": rate + 0.05}  # fmt: skip
+
+    data = {
+        "games": {
+            "whot": {
+                "command": "benchmarks/ladder.py --duplicate",
+                "levels": [
+                    {"name": "easy", "bot": "random", "vs_below": []},
+                    {"name": "medium", "bot": "greedy", "vs_below": [
+                        figure("nigerian", 0.62, 0.55), figure("storey-1935", 0.47, 0.42),
+                    ]},
+                ],
+            }
+        }
+    }  # fmt: skip
+    path = tmp_path / "levels.json"
+    path.write_text(json.dumps(data))
+    monkeypatch.setattr(lv, "LEVELS_FILE", path)
+    lv._file.cache_clear()
+    try:
+        assert lv.resolve("medium", "whot", "nigerian", 2) == "greedy"
+        assert lv.resolve("medium", "whot", "english", 2) == "greedy", "not measured: offered"
+        assert lv.resolve("medium", "whot") == "greedy", "no table given: offered"
+        with pytest.raises(RulesError) as err:
+            lv.resolve("medium", "whot", "storey-1935", 2)
+        assert str(err.value).startswith(
+            "whot has no medium level for storey-1935 at 2 players: there the ladder did not "
+            "separate it from easy (greedy: beats easy in 47% of games (95% interval 42–52%; 50 "
+            "2-player storey-1935 deals on the ladder, each played from every seat)); it is "
+            "offered for nigerian at 2 players"
+        )
+        args = ["simulate", "whot", "--rules", "storey-1935", "--bots", "medium,easy", "-q"]
+        assert main([*args, "-n", "2"]) != 0
+        said = " ".join("".join(capfd.readouterr()).split())
+        assert "whot has no medium level for storey-1935 at 2 players" in said
+        assert main(["simulate", "whot", "--rules", "nigerian", "--bots", "medium,easy", "-n",
+                     "2", "-q"]) == 0  # fmt: skip
+    finally:
+        lv._file.cache_clear()

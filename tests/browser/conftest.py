@@ -216,6 +216,23 @@ def open_table(
     return code
 
 
+def drawn(page: Any) -> None:
+    """Wait until the page has drawn what it was last told: two animation frames (the layout of a
+    resized page recomputed), and at a table its animations played out."""
+    page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_function(
+        "(() => { const t = window.parlourTable; return !t || (!t.motion.busy && !t.pumping); })()",
+        timeout=60_000,
+    )
+
+
+def more_options(page: Any) -> None:
+    """Unfold the lobby form's "More options" (bot speed, clock, match, privacy, rated), as a
+    person taps it open."""
+    if page.locator("#more-options:not([open])").count():
+        page.click("#more-options > summary")
+
+
 def shoot(page: Any, name: str) -> Path:
     """Save a screenshot of the page as build/screenshots/NAME.png (full page)."""
     SHOTS.mkdir(parents=True, exist_ok=True)

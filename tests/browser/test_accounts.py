@@ -4,6 +4,7 @@ profile — the rating drawn as a chart, the game linked to its review. Every pa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 
 from parlour.cli import main as parlour_main
 
-from .conftest import DESKTOP, PHONE, Server, new_person, shoot
+from .conftest import DESKTOP, PHONE, Server, more_options, new_person, shoot
 from .test_app import axe_problems, play_first_moves_to_the_end
 
 PASSWORD = "correct horse battery"
@@ -64,6 +65,7 @@ def test_sign_up_play_rated_then_the_leaderboard_and_profile_show_it(
     page.select_option("#game", "whot")
     page.select_option("#players", "2")
     page.locator("select[data-seat]").first.select_option("random")
+    more_options(page)
     page.check("#rated")
     page.click("#create")
     page.wait_for_url("**/t/*")
@@ -73,7 +75,15 @@ def test_sign_up_play_rated_then_the_leaderboard_and_profile_show_it(
     page.goto(server.url + "/leaderboard/whot")
     page.wait_for_selector("#leaderboard")
     rows = page.locator("#leaderboard tbody tr").all_inner_texts()
-    assert any("Ada" in r for r in rows) and any("random bot" in r for r in rows)
+    # the random bot by its level's name, its kind beside it (issue 31, item 11)
+    assert any("Ada" in r for r in rows) and any("easy bot (random)" in r for r in rows)
+    # a familiar number (issue 31, item 10): 1500-based, provisional after one game, no μ or σ
+    # and nothing negative in the rating column
+    ratings = page.locator("#leaderboard td.rating").all_inner_texts()
+    assert ratings and all(re.fullmatch(r"\d{3,4}\?", r) for r in ratings), ratings
+    assert all(500 < int(r[:-1]) < 2500 for r in ratings), ratings
+    assert "Everyone starts at 1500" in page.inner_text("main")
+    assert not page.locator(".rating-words details p").is_visible()  # the model, one tap away
     problems = axe_problems(page)
     assert not problems, "\n".join(problems)
     shoot(page, "leaderboard-desktop")
@@ -82,12 +92,16 @@ def test_sign_up_play_rated_then_the_leaderboard_and_profile_show_it(
     # the same table in the terminal, from the running server
     assert parlour_main(["leaderboard", "whot", "--server", server.url]) == 0
     printed = capsys.readouterr().out
-    assert "Ada" in printed and "random bot (bot)" in printed
+    assert "Ada" in printed and "easy bot (random)" in printed
+    assert re.search(r"\b\d{3,4}\?", printed)
 
     page.click("#leaderboard a:has-text('Ada')")
     page.wait_for_url("**/players/Ada")
     page.wait_for_selector("#rating-chart")
     assert page.locator("#rating-chart circle").count() == 1  # one rated game so far
+    shown = page.inner_text("#ratings td.rating")
+    assert re.fullmatch(r"\d{3,4}\?", shown), shown  # the same number as the leaderboard's
+    assert "from 1500 to" in (page.get_attribute("#rating-chart", "aria-label") or "")
     review = page.locator("#player-games a[href^='/review/']")
     assert review.count() == 1 and code in review.inner_text()
     assert "whot: 100%" in page.inner_text("#win-rates") or "whot: 0%" in page.inner_text(
@@ -132,6 +146,7 @@ def test_a_guest_at_a_rated_table_logs_in_and_comes_back_to_sit(
     host.select_option("#game", "whot")
     host.select_option("#players", "2")
     host.locator("select[data-seat]").first.select_option("")  # a friend
+    more_options(host)
     host.check("#rated")
     host.click("#create")
     host.wait_for_url("**/t/*")

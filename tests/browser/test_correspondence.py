@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .conftest import PHONE, Server, shoot
+from .conftest import PHONE, Server, more_options, shoot
 
 
 def test_a_correspondence_table_and_the_your_turn_list(page: Any, server: Server) -> None:
@@ -14,6 +14,7 @@ def test_a_correspondence_table_and_the_your_turn_list(page: Any, server: Server
     page.select_option("#game", "whot")
     page.select_option("#players", "2")
     page.select_option("select[data-seat='1']", "hint")
+    more_options(page)
     assert page.locator("#on-timeout").is_hidden()
     page.select_option("#correspondence", "86400")
     page.select_option("#on-timeout", "bot")
@@ -32,6 +33,8 @@ def test_a_correspondence_table_and_the_your_turn_list(page: Any, server: Server
     line = page.locator(f'#my-turns li:has(a[href="/t/{code}"])')
     assert "your turn" in line.inner_text() and "by correspondence" in line.inner_text()
     assert re.search(r"2[34] h( \d+ min)? left", line.inner_text())
+    # the tab says so too, among the other tabs (issue 31: "your turn" signals inside the app)
+    page.wait_for_function("document.title.startsWith('(1) Your turn')")
     shoot(page, "lobby-your-turn-desktop")
     page.set_viewport_size(PHONE)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -41,5 +44,5 @@ def test_a_correspondence_table_and_the_your_turn_list(page: Any, server: Server
 def test_no_your_turn_list_without_a_seat(page: Any, server: Server) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#create-form")
-    page.wait_for_timeout(300)
+    page.wait_for_selector("#open-tables li")  # the lobby's lists are drawn (the turns first)
     assert page.locator("#turns-card").is_hidden()

@@ -54,8 +54,9 @@ def test_quick_match_between_two_browser_contexts(page: Any, browser: Any, serve
     waiting = page.locator("#quick-waiting")
     waiting.wait_for()
     assert "Looking for players" in waiting.inner_text()
-    # a guest's rating is the default, 25; the band widens by the second
-    assert re.search(r"Players rated 2\d to 2\d \(you: 25\)", page.inner_text("#quick-band"))
+    # a guest's rating is a newcomer's, 1500 as on the leaderboards; the band widens by the second
+    band = page.inner_text("#quick-band")
+    assert re.search(r"Players rated 1\d{3} to 1\d{3} \(you: 1500\)", band), band
     assert "No bots" in page.inner_text("#quick-bots-in")
     problems = axe_problems(page)
     assert not problems, "\n".join(problems)
@@ -93,6 +94,19 @@ def test_quick_match_between_two_browser_contexts(page: Any, browser: Any, serve
         shoot(bola, "quick-matched-phone")
     finally:
         bola.context.close()
+
+
+def test_a_visit_asks_nothing_that_fails(page: Any, server: Server) -> None:
+    """Issue 31, item 18: /quick logged a 404 (POST /api/quick/status) on every visit."""
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('parlour:quick', 'a-ticket-long-gone')")
+    for _ in range(2):  # a stale ticket, then none
+        page.goto(server.url + "/quick")
+        page.wait_for_selector("#quick-form")
+    assert failed == []
+    assert page.evaluate("localStorage.getItem('parlour:quick')") is None  # forgotten
 
 
 def test_leaving_the_quick_match_queue(page: Any, server: Server) -> None:

@@ -13,7 +13,7 @@ import random
 import re
 from typing import Any
 
-from .conftest import PHONE, Server, msg, open_table, shoot, wait_turn
+from .conftest import PHONE, Server, drawn, msg, open_table, shoot, wait_turn
 
 READY = "window.parlourTable && window.parlourTable.msg !== null"
 SPLIT = re.compile(r"^7 (\S+?)\+(\d) (\S+?)\+(\d)$")
@@ -294,7 +294,7 @@ def test_the_point_score_game_card_from_the_hand_then_its_move(page: Any, server
         move = next(x for x in board_moves if x.split()[0] == card)
         if turns == 0:  # a picture of the hand on a phone, a card chosen
             page.set_viewport_size(PHONE)
-            page.wait_for_timeout(150)
+            drawn(page)
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
             shoot(page, "sorry-points-phone")
         play_by_clicks(page, move)
@@ -334,7 +334,7 @@ def test_sorry_screenshots_at_desktop_and_phone_size(page: Any, server: Server) 
         played(page, ply)
     shoot(page, "sorry-desktop")
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(200)
+    drawn(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     width = page.locator("#board svg.sorry-board").bounding_box()["width"]
     assert 300 <= width <= PHONE["width"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .conftest import Server, new_person, open_table
+from .conftest import Server, more_options, new_person, open_table
 
 READY = "window.parlourTable && window.parlourTable.msg !== null"
 
@@ -17,6 +17,7 @@ def test_whose_turn_the_clock_and_the_log_in_words(page: Any, server: Server) ->
     page.select_option("#game", "whot")
     page.select_option("#players", "2")
     page.select_option("select[data-seat='1']", "random")
+    more_options(page)
     page.fill("#clock", "60")
     page.fill("#name", "Ada")
     page.click("#create")

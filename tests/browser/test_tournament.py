@@ -122,6 +122,9 @@ def test_making_and_entering_a_tournament(browser: Any, server: Server) -> None:
     assert friend.locator("#t-start").count() == 0, "only its maker starts it"
     assert friend.locator("#t-standings td.name").all_inner_texts() == ["Ada", "Bo"]
     assert friend.locator("#t-standings tr.me td.name").inner_text() == "Bo"
+    # issue 31, item 18: no places before any game has ended
+    assert friend.locator("#t-standings td.place").all_inner_texts() == ["–", "–"]
+    assert "places come with the first results" in friend.inner_text("#t-no-places")
     shoot(friend, "tournament-open-phone")
     # the maker starts it: the two empty places are bots, and the one table is the final
     host.reload()
@@ -134,6 +137,7 @@ def test_making_and_entering_a_tournament(browser: Any, server: Server) -> None:
     (table,) = got["rounds_played"][0]["tables"]
     assert table["code"] == code and len(table["entrants"]) == 4
     seat = [e["name"] for e in table["entrants"]].index("Ada")
+    assert set(host.locator("#t-standings td.place").all_inner_texts()) == {"–"}  # none ended
     shoot(host, "tournament-started-desktop")
     link.click()  # the entrant token is the seat token there: Ada sits in her seat
     host.wait_for_function(f"window.parlourTable && window.parlourTable.seat === {seat}")

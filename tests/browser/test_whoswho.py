@@ -18,10 +18,10 @@ from typing import Any
 
 from parlour.games.whoswho.deck import NAMES, NUMBERS, SUITS, Card
 
-from .conftest import PHONE, Server, msg, open_table, shoot, wait_turn
+from .conftest import PHONE, Server, drawn, msg, open_table, shoot, wait_turn
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULE = ROOT / "src" / "parlour" / "games" / "whoswho" / "web" / "whoswho.js"
+MODULE = ROOT / "src" / "parlour" / "games" / "whoswho" / "web" / "cards.js"
 READY = "window.parlourTable && window.parlourTable.msg !== null"
 
 
@@ -66,7 +66,8 @@ def tricks_turn(page: Any, m: dict[str, Any], rng: random.Random) -> str:
     # legal cards are lit and clickable, the others are not
     assert page.locator(".ww-hand button.ww-cardbtn").count() == len(hand)
     assert page.locator(".ww-hand button.ww-cardbtn.legal:enabled").count() == len(plays)
-    assert page.locator(".ww-hand button.ww-cardbtn:disabled").count() == len(hand) - len(plays)
+    unplayable = page.locator(".ww-hand button.ww-cardbtn.unplayable")
+    assert unplayable.count() == len(hand) - len(plays)
     move = rng.choice(plays)
     page.click(f'.ww-hand button[data-move="{move}"]')
     return str(move)
@@ -176,12 +177,16 @@ def test_play_into_a_whoswho_books_game_with_the_picker_and_thank_you(
     if given:
         assert thanks >= 1, "a card was given but the Thank you button was never pressed"
     assert given >= 1 and thanks >= 1, f"{asks} calls and no card came in 90 s"
-    # "Calls so far (N)" counts the calls the history lists: every one of them, not the last 40
+    # the heading counts what the history lists (issue 31, item 7: "Calls so far (16)" sat above
+    # 30 lines): every line, and of them the calls
     page.wait_for_function("!window.parlourTable.pumping")
     summary = page.inner_text(".ww-history summary")
-    n = int(re.search(r"\((\d+)\)", summary).group(1))  # type: ignore[union-attr]
-    calls = sum(e["kind"] == "call" for e in msg(page)["view"]["log"])
-    assert n == calls == page.locator(".ww-history .ww-log li.ww-call").count()
+    found = re.match(r"History: (\d+) lines? — (\d+) calls?, ", summary)
+    assert found, summary
+    log = msg(page)["view"]["log"]
+    assert int(found.group(1)) == len(log) == page.locator(".ww-history .ww-log li").count()
+    calls = sum(e["kind"] == "call" for e in log)
+    assert int(found.group(2)) == calls == page.locator(".ww-history .ww-log li.ww-call").count()
 
 
 def call_with_the_picker(page: Any, rng: random.Random, deadline: float) -> tuple[int, int, int]:
@@ -240,6 +245,47 @@ def call_with_the_picker(page: Any, rng: random.Random, deadline: float) -> tupl
     return asks, given, thanks
 
 
+def test_a_card_that_cannot_be_played_says_why_and_the_table_explains_its_marks(
+    page: Any, server: Server
+) -> None:
+    """Issue 31, item 7: a Who's Who card that cannot be played did nothing when tapped, and
+    "Preference" (trumps) and the leader's mark were never explained. A tap on an unlit card
+    says the rule (follow suit) and plays nothing, and the table's key says what ◆ and the
+    Preference suit mean."""
+    rng = random.Random(5)
+    explained = keyed = False
+    deadline = time.monotonic() + 120
+    while not (explained and keyed) and time.monotonic() < deadline:
+        open_table(page, server, "whoswho-tricks", players=3, bots="random")
+        ply = -1
+        while not (explained and keyed) and time.monotonic() < deadline:
+            m = wait_turn(page, ply, timeout=60_000)
+            if m.get("result"):
+                break
+            ply = m["ply"]
+            if m["view"]["preference"]:
+                key = page.inner_text(".ww-key")
+                assert "◆ led this trick" in key and "▶ to play" in key
+                pref = m["view"]["preference"].capitalize()
+                assert f"Preference (trumps): {pref} — the highest {pref} card played wins" in key
+                keyed = True
+            unlit = page.locator(".ww-hand button.ww-cardbtn.unplayable")
+            if unlit.count() and not explained:
+                assert "cannot be played now" in (unlit.first.get_attribute("aria-label") or "")
+                unlit.first.click()
+                page.wait_for_function(
+                    "document.querySelector('#toast').textContent.startsWith('You cannot do that')",
+                    timeout=30_000,
+                )
+                toast = page.inner_text("#toast")
+                assert toast.startswith("You cannot do that now: you must follow suit"), toast
+                assert msg(page)["ply"] == ply  # nothing was played
+                explained = True
+            tricks_turn(page, m, rng)
+            played(page, ply)
+    assert explained and keyed
+
+
 def test_whoswho_screenshots_desktop_and_phone(page: Any, server: Server) -> None:
     """Issue 7: "fits a 390-px phone without sideways scroll"; screenshots of Who's Who mid-game
     (Game No. 1 at desktop and phone size, Game No. 2 on a phone)."""
@@ -261,10 +307,10 @@ def test_whoswho_screenshots_desktop_and_phone(page: Any, server: Server) -> Non
         tricks_turn(page, m, rng)
         played(page, ply)
         m = wait_turn(page, ply)
-    page.wait_for_timeout(200)
+    drawn(page)
     shoot(page, "whoswho-desktop")
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(200)
+    drawn(page)
     shoot(page, "whoswho-phone")
     no_sideways_scroll(page)
 
@@ -290,7 +336,7 @@ def test_whoswho_screenshots_desktop_and_phone(page: Any, server: Server) -> Non
         page.click(f'.ww-picker button[data-target="{seat}"]')
         page.click(f'.ww-picker button[data-number="{number}"]')
         assert page.locator(".ww-picker button.ww-pick-suit").count() >= 1
-    page.wait_for_timeout(200)
+    drawn(page)
     shoot(page, "whoswho-books-phone")
     no_sideways_scroll(page)
     page.set_viewport_size({"width": 1280, "height": 900})

@@ -501,21 +501,26 @@ class RemoteWebSocket:
         return self.ws
 
     def send_text(self, text: str) -> None:
-        self._conn().send(text)
+        self._send(text)
 
     def send_bytes(self, data: bytes) -> None:
-        self._conn().send(data)
+        self._send(data)
 
     def send_json(self, data: Any) -> None:
-        self._conn().send(json.dumps(data))
+        self._send(json.dumps(data))
+
+    def _send(self, data: str | bytes) -> None:
+        """A send on a socket the server has closed is `WebSocketDisconnect`, as a receive."""
+        try:
+            self._conn().send(data)
+        except ConnectionClosed as exc:
+            raise _disconnect(exc) from None
 
     def receive_text(self, timeout: float = RECEIVE_TIMEOUT) -> str:
         try:
             msg = self._conn().recv(timeout=timeout)
         except ConnectionClosed as exc:
-            code = exc.rcvd.code if exc.rcvd is not None else 1006
-            reason = exc.rcvd.reason if exc.rcvd is not None else ""
-            raise WebSocketDisconnect(code, reason) from None
+            raise _disconnect(exc) from None
         except TimeoutError:
             raise AssertionError(f"no message from {self.url} within {timeout:g} s") from None
         return msg if isinstance(msg, str) else msg.decode()
@@ -611,3 +616,10 @@ class ClusterPool:
                 cluster.stop()
         if self.redis is not None:
             self.redis.stop()
+
+
+def _disconnect(exc: ConnectionClosed) -> WebSocketDisconnect:
+    """The server's close of a socket (its code and reason; 1006 when none came)."""
+    code = exc.rcvd.code if exc.rcvd is not None else 1006
+    reason = exc.rcvd.reason if exc.rcvd is not None else ""
+    return WebSocketDisconnect(code, reason)

@@ -9,6 +9,7 @@ PostgreSQL.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -246,7 +247,7 @@ def test_deleting_an_account_keeps_its_games_and_anonymises_its_name(sqlite_url:
         assert "Ada" not in c.get(f"/api/review/games/{gid}").json()["names"]  # nor its review
         assert c.get("/api/players/Ada").status_code == 404
         board = c.get("/api/leaderboard/whot").json()["players"]
-        assert [p["name"] for p in board] == ["random bot"]
+        assert [p["name"] for p in board] == ["easy bot"]  # the random bot, as the lobby names it
         assert c.get("/api/account").status_code == 401
         assert login(c, "Ada").status_code == 401
         assert signup(c, "Ada")["username"] == "Ada"  # the name is free again
@@ -483,25 +484,30 @@ def test_a_rated_game_moves_the_ratings_exactly_once(db_url: str) -> None:
         t = r.json()
         play_to_the_end(c, t["code"], t["token"], t["seat"])
         board = wait_for(lambda: c.get("/api/leaderboard/whot").json()["players"])
-        names = {p["name"] for p in board}
-        assert names == {"Ada", "random bot", "greedy bot"}
+        names = {p["name"]: p.get("bot") for p in board}
+        assert names == {"Ada": None, "easy bot": "random", "hard bot": "greedy"}  # level names
         assert all(p["games"] == 1 for p in board)
         assert [p["rank"] for p in board] == [1, 2, 3]
-        assert board == sorted(board, key=lambda p: -p["ordinal"])
+        # after one game everyone is provisional, ranked by the number people see
+        assert all(p["provisional"] and isinstance(p["rating"], int) for p in board)
+        assert board == sorted(board, key=lambda p: -p["rating"])
         game_id = c.get("/api/history", params={"table": t["code"]}).json()["games"][0]["id"]
         profile = c.get("/api/players/ada").json()
         assert [h["game_id"] for h in profile["history"]] == [game_id]
         assert profile["games"][0]["rated"] and profile["win_rate"]["whot"]["played"] == 1
-        assert c.get("/api/players/bot:random").json()["ratings"][0]["games"] == 1
+        bot = c.get("/api/players/bot:random").json()
+        assert bot["ratings"][0]["games"] == 1
+        assert bot["name"] == "easy bot" and bot["bot"] == "random"  # the kind, in the details
+        assert profile["history"][0]["rating"] == profile["ratings"][0]["rating"]
         database = getattr(c, "database", db_url)  # the cluster's own, in the cluster mode
     # the finish processed again (a retry, a worker adopting the table): nothing moves
     store = Store(database)
     try:
         assert store.ratings.rate_game(game_id) is False
         again = store.ratings.leaderboard("whot", "nigerian")
-        assert [(p["name"], p["mu"], p["games"]) for p in again] == [
-            (p["name"], p["mu"], p["games"]) for p in board
-        ]
+        assert sorted((p["player"], p["mu"], p["games"]) for p in again) == sorted(
+            (p["player"], p["mu"], p["games"]) for p in board
+        )
         assert len(store.ratings.profile(profile["player"])["history"]) == 1  # type: ignore[index]
     finally:
         store.close()
@@ -698,7 +704,8 @@ def test_parlour_leaderboard_prints_the_table_from_the_database(
         wait_for(lambda: c.get("/api/leaderboard/whot").json()["players"])
     assert parlour_main(["leaderboard", "whot", "--database", sqlite_url]) == 0
     out = capsys.readouterr().out
-    assert "Ada" in out and "random bot (bot)" in out and "nigerian" in out
+    assert "Ada" in out and "easy bot (random)" in out and "nigerian" in out
+    assert re.search(r"\b1[0-9]{3}\?", out)  # a 1500-based rating, provisional after one game
     assert (
         parlour_main(["leaderboard", "whot", "--preset", "english", "--database", sqlite_url]) == 0
     )
@@ -728,10 +735,10 @@ def test_a_host_who_closes_a_rated_game_loses_it(sqlite_url: str) -> None:
         me.close()
         board = wait_for(lambda: c.get("/api/leaderboard/whot").json()["players"])
         by_name = {p["name"]: p for p in board}
-        assert set(by_name) == {"Ada", "hint bot"}
+        assert set(by_name) == {"Ada", "medium bot"}
         assert by_name["Ada"]["games"] == 1 and by_name["Ada"]["wins"] == 0
-        assert by_name["hint bot"]["wins"] == 1  # the one who stayed wins
-        assert [p["name"] for p in board] == ["hint bot", "Ada"]
+        assert by_name["medium bot"]["wins"] == 1  # the one who stayed wins
+        assert [p["name"] for p in board] == ["medium bot", "Ada"]
 
 
 @in_process

@@ -73,7 +73,7 @@ def run_cluster(
 
 async def two_seat_table(a: Gateway, b: Gateway, **options: Any) -> tuple[str, str]:
     """Ada opens a table of Whot! for two through gateway a, Bob joins through gateway b."""
-    code, token, _ = await a.create(
+    code, token, _, _ = await a.create(
         None, game="whot", players=2, match="single", host_name="Ada", options=options
     )
     await b.join(code, "Bob", None, None)

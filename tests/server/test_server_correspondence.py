@@ -74,7 +74,8 @@ def test_a_bot_takes_the_seat_of_a_person_out_of_time(sqlite_url: str) -> None:
         worker = worker_of(c)
         assert run(c, worker.sweep, time.monotonic(), time.time() + DAY + 1)["timeouts"] == 1
         seat = c.get(f"/api/tables/{t['code']}").json()["seats"][0]
-        assert seat["bot"] == "hint" and seat["name"] == "hint bot (for Ada)"
+        # the hint bot plays on, named as people know it: after its level (issue 31, item 11)
+        assert seat["bot"] == "hint" and seat["name"] == "medium bot (for Ada)"
         for _ in range(10_000):  # two bots now: the game plays on to its end
             msg = ada.recv()
             if msg.get("type") == "view" and msg["view"].get("is_over"):

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from test_server_health import sample
 
 from parlour.cli import main
-from parlour.server import admin
+from parlour.server import admin_cli
 from parlour.server.moderation import SUSPENDED_CLOSE
 
 PASSWORD = "correct horse battery"
@@ -32,7 +32,7 @@ def moderator(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.delenv("PARLOUR_CONFIG", raising=False)
     target: dict[str, Any] = {}
 
-    def make(base: str, token: str) -> admin.Send:
+    def make(base: str, token: str) -> admin_cli.Send:
         def send(method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
             kw: dict[str, Any] = {"headers": {"Authorization": f"Bearer {token}"}}
             if body is not None:
@@ -42,7 +42,7 @@ def moderator(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
         return send
 
-    monkeypatch.setattr(admin, "SENDER", make)
+    monkeypatch.setattr(admin_cli, "SENDER", make)
 
     def use(c: Any) -> None:
         target["c"] = c

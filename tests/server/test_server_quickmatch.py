@@ -167,7 +167,9 @@ def test_two_guests_are_matched_into_one_table(db_url: str) -> None:
     with server(db_url) as (c, _):
         a = queue(c, "Ada")
         assert a["status"] == "waiting" and a["table"] is None
-        assert "Players rated 22 to 28" in a["band_words"]
+        # in the numbers people see (1500-based): mu 25 ± 3 is 1374 to 1626
+        assert "Players rated 1374 to 1626 (you: 1500)" in a["band_words"]
+        assert a["rating_shown"] == 1500 and a["band_shown"] == {"low": 1374, "high": 1626}
         b = queue(c, "Bola")
         assert b["status"] == "matched"  # the last one needed is seated at once
         a2 = status(c, a["ticket"])
@@ -311,6 +313,9 @@ def test_bad_requests_are_answered(db_url: str) -> None:
             r = c.post("/api/quick", json=body)
             assert r.status_code == code, (body, r.text)
         assert c.post("/api/quick/status", json={"ticket": "nope"}).status_code == 404
+        # a page asking whether it is queued at all is told "none", not an error
+        quiet = c.post("/api/quick/status", json={"ticket": "nope", "quiet": True})
+        assert quiet.status_code == 200 and quiet.json() == {"status": "none"}
         assert c.post("/api/quick/status", json={}).status_code == 401
 
 

@@ -111,7 +111,7 @@ def test_a_finished_game_steps_as_replay_shows_it_from_every_seat_and_open(sqlit
             assert r.status_code == 200, r.text
             data = r.json()
             assert data["finished"] and data["viewer"] == seat and data["game"] == "whot"
-            assert data["names"] == ["greedy bot", "hint bot"]  # as the table named them
+            assert data["names"] == ["hard bot", "medium bot"]  # as the table named them: levels
             assert data["web"]["module"] == "/games/whot/whot.js"
             assert_steps_match_replay(data, record, seat)
         data = c.get(f"/api/review/games/{gid}", params={"seat": "open"}).json()

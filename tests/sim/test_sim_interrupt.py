@@ -22,7 +22,12 @@ def test_sigint_keeps_finished_games(tmp_path: Path, jobs: str) -> None:
     proc = subprocess.Popen(
         cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ)
     )
-    time.sleep(8)  # let some games finish (the imports take a moment)
+    # the rows are written as games finish: once one is there, a game was kept for certain
+    end = time.monotonic() + 300
+    while not (out.exists() and out.read_text().count("\n") >= 1):
+        assert proc.poll() is None, proc.communicate()[0]
+        assert time.monotonic() < end, "no game finished in 300 s"
+        time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     text, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130, text

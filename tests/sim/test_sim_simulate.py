@@ -132,9 +132,11 @@ def test_a_game_still_going_at_the_move_cap_is_cut_short_as_a_tie() -> None:
 def test_the_move_cap_ends_a_run_whose_bots_go_round_for_ever(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Under Game No. 2's house rule `success_keeps_turn = false` hint bots hand a card back
-    and forth and never finish a game: without a cap the run would never end."""
-    args = ["simulate", "whoswho-books", "-s", "success_keeps_turn=false", "-b", "hint"]
+    """Under Game No. 2's house rule `success_keeps_turn = false`, played on without the
+    referee's ending (`given_back_ends = 0`), hint bots hand a card back and forth and never
+    finish a game: without a cap the run would never end."""
+    house = ["-s", "success_keeps_turn=false", "-s", "given_back_ends=0"]
+    args = ["simulate", "whoswho-books", *house, "-b", "hint"]
     assert main([*args, "-p", "4", "-n", "2", "--max-moves", "300", "-q"]) == 0
     out = capsys.readouterr().out
     assert "2 of 2 games were cut short at --max-moves" in out

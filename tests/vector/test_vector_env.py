@@ -18,8 +18,8 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 from gymnasium.wrappers.vector import RecordEpisodeStatistics  # noqa: E402
 
 import parlour  # noqa: E402
+from parlour.games.whot.batched import WhotVectorEnv  # noqa: E402
 from parlour.games.whot.encoding import WhotEncoding  # noqa: E402
-from parlour.vector import WhotVectorEnv  # noqa: E402
 
 
 def random_actions(mask: Any, rng: Any) -> Any:

@@ -11,8 +11,8 @@ from vector_support import need
 
 np = need("numpy")
 
+from parlour.games.whot.batched.engine import WhotBatch  # noqa: E402
 from parlour.vector import _mt  # noqa: E402
-from parlour.vector.whot import WhotBatch  # noqa: E402
 
 SEEDS = [0, 1, 7, 2**32 - 1, 2**32, 2**40 + 12345, 2**63 - 1]
 
@@ -92,7 +92,12 @@ def test_lazy_shuffle_draws_the_shuffled_pack_from_its_end() -> None:
 
 def test_bit_helpers() -> None:
     """popcount (both ways: NumPy 1.x has no bitwise_count), unpack_bits and pick_legal."""
-    from parlour.vector.whot import pick_legal, popcount, popcount_by_bytes, unpack_bits
+    from parlour.games.whot.batched.engine import (
+        pick_legal,
+        popcount,
+        popcount_by_bytes,
+        unpack_bits,
+    )
 
     rng = np.random.default_rng(0)
     words = rng.integers(0, 2**63, (50, 3), dtype=np.int64).astype(np.uint64) << np.uint64(1)

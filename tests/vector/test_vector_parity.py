@@ -2,7 +2,7 @@
 
 `check_parity` deals the same seeds in both engines and plays random legal actions in lockstep,
 comparing before every move the legal action set and the player to move, and at the end the
-winners, points and kind of ending (see `parlour.vector.parity`).
+winners, points and kind of ending (see `parlour.games.whot.batched.parity`).
 
 How many games: the issue asks for 100,000 random games, "smaller [in CI] if needed". The check
 is bound by the reference engine (about 100,000 compared moves a second on the 2-core machine this
@@ -26,12 +26,12 @@ from vector_support import need
 np = need("numpy")
 
 import parlour  # noqa: E402
+from parlour.games.whot.batched import WhotBatch, unsupported  # noqa: E402
+from parlour.games.whot.batched.engine import ACTION_DRAW, ACTION_END, ACTION_PASS, CARDS  # noqa: E402
+from parlour.games.whot.batched.parity import check_parity  # noqa: E402
 from parlour.games.whot.cards import SYMBOLS, card_text  # noqa: E402
 from parlour.games.whot.encoding import WhotEncoding  # noqa: E402
 from parlour.games.whot.rules import PRESETS  # noqa: E402
-from parlour.vector import WhotBatch, unsupported  # noqa: E402
-from parlour.vector.parity import check_parity  # noqa: E402
-from parlour.vector.whot import ACTION_DRAW, ACTION_END, ACTION_PASS, CARDS  # noqa: E402
 
 # (rules, players, games, max moves per game). Two-player Nigerian games under uniform play
 # average ~10,000 moves: capped there, they are still compared move for move up to the cap.

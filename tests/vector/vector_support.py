@@ -1,4 +1,4 @@
-"""Shared helpers for the tests of `parlour.vector`.
+"""Shared helpers for the tests of `parlour.vector` and Whot!'s batched engine.
 
 Under CI=true a missing NumPy or Gymnasium fails the run instead of skipping (the `dev` extra
 installs both), as in tests/adapters.

@@ -2,7 +2,7 @@
 
 Every adapter is game-agnostic: it drives a game through the protocol and reads the game's
 *encoding* (`parlour.adapters.encoding`) — a fixed-size action space and an observation tensor
-built from a player's view only. The adapters are an optional extra (`pip install parlour[ai]`):
+built from a player's view only. The adapters are an optional extra (`pip install 'parlour[rl]'`):
 nothing here is imported by the engine, and each toolkit is imported only by its own module.
 
     from parlour.adapters import pettingzoo, gymnasium, openspiel

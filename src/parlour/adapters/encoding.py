@@ -27,11 +27,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
-
 from parlour.core import Game, IllegalMove, Move, State
 from parlour.core.registry import info
+from parlour.extras import needs
+
+with needs("rl", "parlour's RL adapters"):
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "BaseEncoding",

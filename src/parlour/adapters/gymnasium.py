@@ -26,19 +26,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from gymnasium.envs.registration import register, registry
-
 import parlour
 from parlour.bots import Bot, make_bot
 from parlour.core import IllegalMove, State
 from parlour.core.registry import games
 from parlour.core.rng import fresh_seed
+from parlour.extras import needs
 
 from ._render import render_text
 from .encoding import FloatArray, Observer, encoding_for, outcome_rewards
+
+with needs("rl", "parlour's RL adapters"):
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.envs.registration import register, registry
 
 __all__ = ["SeatEnv", "register_envs"]
 

@@ -36,9 +36,6 @@ import json
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel
-
 import parlour
 from parlour.bots import Bot, make_bot
 from parlour.core import State
@@ -46,9 +43,14 @@ from parlour.core.events import view_to_wire
 from parlour.core.registry import games
 from parlour.core.registry import info as game_info
 from parlour.core.rng import GameRng, fresh_seed
+from parlour.extras import needs
 
 from ._render import render_text
 from .encoding import Encoding, encoding_for, outcome_rewards
+
+with needs("rl", "parlour's RL adapters"):
+    import numpy as np
+    import pyspiel
 
 __all__ = [
     "BotRolloutEvaluator",

@@ -24,16 +24,10 @@ import random
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils.env_logger import EnvLogger
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
-
 import parlour
 from parlour.core import State
 from parlour.core.rng import fresh_seed
+from parlour.extras import needs
 
 from ._render import render_text
 from .encoding import (
@@ -45,6 +39,14 @@ from .encoding import (
     outcome_rewards,
     read_only,
 )
+
+with needs("rl", "parlour's RL adapters"):
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env_logger import EnvLogger
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+    from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 __all__ = ["ParlourAECEnv", "env", "raw_env"]
 

@@ -55,7 +55,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from parlour.core import Game, Move, RulesError, State
 from parlour.core.options import parse_bool
@@ -66,6 +66,7 @@ from .base import Bot, register_bot
 
 __all__ = [
     "ISMCTSBot",
+    "ISMCTSParams",
     "SearchHelp",
     "SearchStats",
     "search_help",
@@ -105,7 +106,7 @@ class SearchHelp:
     # search then redraws, a few times at most, a determinization that is not.
     likely: Likely | None = None
     # Whether a bot uses `likely` unless its spec says (`likely=0` or `likely=1`): off where it was
-    # added after the game's search figures were measured and measured no gain (docs/bots.md).
+    # added after the game's search figures were measured and measured no gain (docs/lab/search.md).
     likely_by_default: bool = True
     # `rollout(state, rng, limit)`: play up to `limit` moves of `policy` (fewer if the game ends)
     # and say how many — the same moves from the same draws as the search's own loop of
@@ -147,7 +148,7 @@ def _collector_paused() -> Iterator[None]:
     objects that reference counting frees (copies, moves, lists), and the tree's nodes, which
     survive it: those survivors start full collections, each walking every object the process
     holds — a game's memo of hands (one game keeps up to 40,000), a server's tables. They were
-    12% of that game's slowest decisions (docs/bots.md). (The tree has no cycles, so reference
+    12% of that game's slowest decisions (docs/lab/search.md). (The tree has no cycles, so reference
     counting frees it as the search ends.) Restored only if it was on: a
     process that manages its own collections (the server's `collector`) keeps its policy."""
     enabled = gc.isenabled()
@@ -205,42 +206,81 @@ class SearchStats:
     moves: tuple[tuple[Move, int, float], ...]  # (move, visits, mean reward), most visited first
 
 
-class ISMCTSBot(Bot):
-    name = "ismcts"
+_NO_DEPTH = 1_000_000  # a game's depth when it gives none: play on to the end
 
-    def __init__(self, game: Game[Any, Any], rng: random.Random, **params: str) -> None:
-        super().__init__(game, rng)
-        known = {
-            "iterations",
-            "seconds",
-            "c",
-            "depth",
-            "pool",
-            "max_playout",
-            "model",
-            "paired",
-            "playout",
-            "likely",
-            "guard",
-        }
-        bad = sorted(set(params) - known)
+
+@dataclass(frozen=True)
+class ISMCTSParams:
+    """An ismcts bot's parameters (the module's docstring says what each does). `from_spec` reads
+    a spec's words against the game's search help, whose defaults fill what the spec leaves out;
+    the checks of their ranges are here, so a search is never built on an impossible budget."""
+
+    iterations: int = 1000
+    seconds: float | None = None  # with seconds, the budget is time and `iterations` is unused
+    c: float = 0.7
+    pool: int = 100
+    max_playout: int = 2000
+    depth: int = _NO_DEPTH
+    paired: bool = False
+    guard: float = 0.0
+    likely: bool = True  # (where the game has a `likely` and the search a model)
+    model: Policy | None = None  # how the other seats play; None: the tree branches on them
+    playout: Policy | None = None  # None: uniformly random playouts
+    horizon: Horizon | None = None  # the game's, unless the spec sets a depth
+
+    NAMES: ClassVar[tuple[str, ...]] = (
+        "c",
+        "depth",
+        "guard",
+        "iterations",
+        "likely",
+        "max_playout",
+        "model",
+        "paired",
+        "playout",
+        "pool",
+        "seconds",
+    )
+
+    @classmethod
+    def from_spec(
+        cls, params: Mapping[str, str], game: str, help_: SearchHelp | None = None
+    ) -> ISMCTSParams:
+        """The parameters a spec gives (`{"iterations": "200", "model": "0"}`) for `game`;
+        RulesError names what is wrong and what is allowed."""
+        help_ = search_help(game) if help_ is None else help_
+        bad = sorted(set(params) - set(cls.NAMES))
         if bad:
-            raise RulesError(f"ismcts takes {', '.join(sorted(known))}; not {', '.join(bad)}")
+            raise RulesError(f"ismcts takes {', '.join(cls.NAMES)}; not {', '.join(bad)}")
+        get = params.get
         try:
-            self.iterations = int(params.get("iterations", 1000))
-            self.seconds = float(params["seconds"]) if "seconds" in params else None
-            help_ = search_help(game.name)
-            self.c = float(params.get("c", help_.c))
-            self.pool = int(params.get("pool", help_.pool))
-            self.max_playout = int(params.get("max_playout", 2000))
-            self.depth = int(params.get("depth", help_.depth))
-            self.paired = parse_bool(params.get("paired", help_.paired))
-            use_likely = parse_bool(params.get("likely", help_.likely_by_default))
-            self.guard = float(params.get("guard", 0))
+            iterations = int(get("iterations", 1000))
+            seconds = float(params["seconds"]) if "seconds" in params else None
+            c = float(get("c", help_.c))
+            pool = int(get("pool", help_.pool))
+            max_playout = int(get("max_playout", 2000))
+            depth = int(get("depth", help_.depth))
+            paired = parse_bool(get("paired", help_.paired))
+            likely = parse_bool(get("likely", help_.likely_by_default))
+            guard = float(get("guard", 0))
         except ValueError as exc:
             raise RulesError(f"bad ismcts parameter: {exc}") from None
-        model = _named(help_, "model", params.get("model"), help_.model, game.name)
-        policy = _named(help_, "playout", params.get("playout"), help_.policy, game.name)
+        return cls(
+            iterations=iterations,
+            seconds=seconds,
+            c=c,
+            pool=pool,
+            max_playout=max_playout,
+            depth=depth,
+            paired=paired,
+            guard=guard,
+            likely=likely,
+            model=_named(help_, "model", get("model"), help_.model, game),
+            playout=_named(help_, "playout", get("playout"), help_.policy, game),
+            horizon=None if "depth" in params else help_.horizon,
+        )
+
+    def __post_init__(self) -> None:
         # nan and inf are floats too: a search must have a finite budget
         if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds > 0):
             raise RulesError("ismcts seconds must be a finite number above 0")
@@ -254,30 +294,40 @@ class ISMCTSBot(Bot):
             )
         if self.iterations < 1 or self.pool < 1 or self.max_playout < 1 or self.depth < 0:
             raise RulesError("ismcts needs iterations, pool and max_playout >= 1, depth >= 0")
-        self.policy = policy
-        self.evaluate = help_.evaluate
-        self.horizon = None if "depth" in params else help_.horizon
-        self.model = model
-        self.settle = help_.settle
-        # A game's `likely` judges the other seats' play by its model, and holds for each of its
-        # named policies too; `rollout` plays the game's own policy only.
-        self.likely = help_.likely if model is not None and use_likely else None
-        ours = policy is not None and policy is help_.policy
-        self.rollout = help_.rollout if ours else None
-        self.worth = help_.worth
-        self.last: SearchStats | None = None
-
-    searches = True
 
     def budget(self) -> dict[str, float]:
+        """What a search may spend, as the bots' limits check it."""
         out: dict[str, float] = {"pool": self.pool, "max_playout": self.max_playout}
         if self.seconds is not None:
             out["seconds"] = self.seconds
         else:
             out["iterations"] = self.iterations
-        if self.depth < 1_000_000:  # a game's own default is no depth at all
+        if self.depth < _NO_DEPTH:
             out["depth"] = self.depth
         return out
+
+
+class ISMCTSBot(Bot):
+    name = "ismcts"
+
+    def __init__(self, game: Game[Any, Any], rng: random.Random, **params: str) -> None:
+        super().__init__(game, rng)
+        help_ = search_help(game.name)
+        self.params = p = ISMCTSParams.from_spec(params, game.name, help_)
+        self.help = help_
+        self.model = p.model
+        self.policy = p.playout
+        # A game's `likely` judges the other seats' play by its model, and holds for each of its
+        # named policies too; `rollout` plays the game's own policy only.
+        self.likely = help_.likely if p.model is not None and p.likely else None
+        ours = p.playout is not None and p.playout is help_.policy
+        self.rollout = help_.rollout if ours else None
+        self.last: SearchStats | None = None
+
+    searches = True
+
+    def budget(self) -> dict[str, float]:
+        return self.params.budget()
 
     # --- the search -----------------------------------------------------------------------------
     def search(
@@ -294,185 +344,17 @@ class ISMCTSBot(Bot):
         every root move was made on the same determinization). With `all_moves` false the root
         weighs only the moves the game's `worth` keeps, as the bot does when it plays; a review
         judges every legal move, since a person may play any of them."""
-        with _collector_paused():
-            return self._search(view, legal, trace, all_moves)
-
-    def _search(
-        self,
-        view: dict[str, Any],
-        legal: list[Move],
-        trace: list[tuple[Move, float]] | None,
-        all_moves: bool,
-    ) -> SearchStats:
         start = time.perf_counter()
-        game = self.game
         me = view.get("viewer")
         if not isinstance(me, int):
             raise RulesError("ismcts needs a player's view")
-        rng = self.rng
-        likely = self.likely
-        sample = game.sampler(view)  # the view read once, for every draw
-
-        def draw() -> State:
-            d: State = sample(GameRng(rng.getrandbits(63)))
-            if likely is not None:
-                for _ in range(_REDRAWS):
-                    if likely(d, me):
-                        break
-                    d = sample(GameRng(rng.getrandbits(63)))
-            return d
-
-        pool: list[State] = []
-        worth = self.worth
-        if worth is not None and not all_moves and len(legal) > 1:
-            # What is worth weighing depends only on what the seat knows: any determinization,
-            # here the pool's first, says it.
-            pool.append(draw())
-            legal = worth(pool[0], legal)
-        if len(legal) == 1:
-            return SearchStats(0, 0.0, ((legal[0], 0, float("nan")),))
-        deadline = None if self.seconds is None else start + self.seconds
-        budget = self.iterations if deadline is None else 1 << 62
-        paired = self.paired
-        k = len(legal)
-        if deadline is not None:
-            pool_size = self.pool
-        else:
-            pool_size = min(self.pool, -(-budget // k) if paired else budget)
-        root = _Node(None, me)
-        # With the guard: each root move's rewards in visit order, the j-th of each on one
-        # determinization (kept only for the guard's test; paired visits alone need the sums).
-        samples: list[list[float]] | None = (
-            [[] for _ in range(k)] if paired and self.guard else None
-        )
-        c = self.c
-        depth = self.depth
-        policy = self.policy
-        evaluate = self.evaluate
-        horizon = self.horizon
-        model = self.model
-        settle = self.settle
-        rollout = self.rollout
-        max_playout = self.max_playout
-        n = game.players
-        log = math.log
-        sqrt = math.sqrt
-        choice = rng.choice
-        it = 0
-        while it < budget:
-            if deadline is not None and it & 15 == 0 and time.perf_counter() >= deadline:
-                break
-            j = it // k if paired else it
-            if j >= len(pool) and len(pool) < pool_size:
-                d = draw()
-                pool.append(d.copy())
-            else:
-                d = pool[j % len(pool)].copy()
-            node = root
-            path = [root]
-            fresh = False
-            slot = it % k
-            if paired:
-                # Root move `it mod k` on determinization `it div k`: each determinization judges
-                # every root move, so luck common to all of them cancels out of their comparison.
-                m = legal[slot]
-                child = root.children.get(m)
-                if child is None:
-                    child = root.children[m] = _Node(m, me)
-                    fresh = True
-                d.apply(m)
-                node = child
-                path.append(child)
-            it += 1
-            # Selection and expansion.
-            while not fresh and not d.is_over:
-                player = d.to_play
-                assert player is not None
-                children = node.children
-                if model is not None and player != me:
-                    # Another seat moves as the model says: follow it, no branching here.
-                    m = model(d, rng)
-                    child = children.get(m)
-                    if child is None:
-                        child = children[m] = _Node(m, player)
-                    d.apply(m)
-                    node = child
-                    path.append(child)
-                    continue
-                moves = d.legal_moves()
-                if worth is not None and (node is not root or not all_moves):
-                    moves = worth(d, moves)
-                untried = [m for m in moves if m not in children]
-                if untried:
-                    m = choice(untried)
-                    if model is not None and len(untried) > 1:
-                        first = model(d, rng)
-                        if first not in children:
-                            m = first
-                    child = _Node(m, player)
-                    children[m] = child
-                    d.apply(m)
-                    node = child
-                    path.append(child)
-                    break
-                best: _Node | None = None
-                best_v = -1.0
-                for m in moves:
-                    ch = children[m]
-                    v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                    ch.avail += 1
-                    if v > best_v:
-                        best_v, best = v, ch
-                assert best is not None and best.move is not None
-                d.apply(best.move)
-                node = best
-                path.append(best)
-            # Playout.
-            steps = 0
-            if evaluate is None:
-                limit = max_playout
-            elif horizon is not None:
-                limit = horizon(d)
-            else:
-                limit = depth
-            if rollout is not None:
-                steps = rollout(d, rng, limit)
-            while not d.is_over and (
-                steps < limit or (settle and d.to_play != me and steps < max_playout)
-            ):
-                if policy is not None:
-                    d.apply(policy(d, rng))
-                else:
-                    d.apply(choice(d.legal_moves()))
-                steps += 1
-            if d.is_over:
-                rewards: Sequence[float] = terminal_rewards(d)
-            elif evaluate is not None:
-                rewards = evaluate(d)
-            else:
-                rewards = [1.0 / n] * n
-            # Backpropagation.
-            for back in path:
-                back.visits += 1
-                back.reward += rewards[back.player]
-            if samples is not None:
-                samples[slot].append(rewards[me])
-            if trace is not None:
-                top = path[1] if len(path) > 1 else root
-                assert top.move is not None
-                trace.append((top.move, rewards[me]))
-        if paired:  # equal visits: the best mean
-            ranked = sorted(root.children.values(), key=lambda ch: -ch.reward / ch.visits)
-            if samples is not None and model is not None and pool:
-                keep = self._guarded(model(pool[0].copy(), rng), legal, samples)
-                if keep is not None:
-                    ranked.sort(key=lambda ch: ch.move != keep)  # (stable: the rest by mean)
-        else:
-            ranked = sorted(root.children.values(), key=lambda ch: -ch.visits)
-        stats = tuple(
-            (ch.move, ch.visits, ch.reward / ch.visits) for ch in ranked if ch.move is not None
-        )
-        return SearchStats(it, time.perf_counter() - start, stats)
+        with _collector_paused():
+            search = _Search(self, view, me, trace, all_moves)
+            legal = search.root_moves(legal)
+            if len(legal) == 1:
+                return SearchStats(0, 0.0, ((legal[0], 0, float("nan")),))
+            search.run(legal, start)
+            return search.stats(start)
 
     def _guarded(self, base: Move, legal: list[Move], samples: list[list[float]]) -> Move | None:
         """With `guard` z: the model's own move `base`, unless another root move beat it on the
@@ -493,7 +375,7 @@ class ISMCTSBot(Bot):
             diffs = [other[j] - ref[j] for j in range(n)]
             mean = math.fsum(diffs) / n
             var = math.fsum((x - mean) ** 2 for x in diffs) / (n - 1)
-            if mean - self.guard * math.sqrt(var / n) > 0 and mean > best:
+            if mean - self.params.guard * math.sqrt(var / n) > 0 and mean > best:
                 keep, best = legal[i], mean
         return keep
 
@@ -527,6 +409,269 @@ class ISMCTSBot(Bot):
         )
         text += f"; next best {others})" if others else ")"
         return move, text
+
+
+def _ucb1(children: dict[Move, _Node], moves: list[Move], c: float) -> _Node:
+    """The child of the moves available now with the best UCB1 score, its exploration term from
+    how often each was available (each available one counted once more)."""
+    best = children[moves[0]]
+    best_v = -1.0
+    log = math.log
+    sqrt = math.sqrt
+    for m in moves:
+        ch = children[m]
+        v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+        ch.avail += 1
+        if v > best_v:
+            best_v, best = v, ch
+    return best
+
+
+class _Search:
+    """One decision's search, along its four steps, each a method: `draw` a determinization (or
+    copy one from the pool), `descend` the tree to a new node, `play_out` from it, `back_up` the
+    rewards along the path. `run` loops over them; `stats` ranks the root's moves.
+
+    It is built per decision and holds what the decision needs — the bot's parameters and the
+    game's help as plain attributes, the view's sampler, the pool, the tree — so the steps read
+    them once each (the loop's hot parts keep them in locals)."""
+
+    def __init__(
+        self,
+        bot: ISMCTSBot,
+        view: dict[str, Any],
+        me: int,
+        trace: list[tuple[Move, float]] | None,
+        all_moves: bool,
+    ) -> None:
+        p = bot.params
+        help_ = bot.help
+        self.bot = bot
+        self.me = me
+        self.rng = bot.rng
+        self.players = bot.game.players
+        self.sample = bot.game.sampler(view)  # the view read once, for every draw
+        self.likely = bot.likely
+        self.worth = help_.worth
+        self.all_moves = all_moves
+        self.trace = trace
+        self.c = p.c
+        self.seconds = p.seconds
+        self.iterations = p.iterations
+        self.pool_size = p.pool
+        self.paired = p.paired
+        self.guard = p.guard
+        self.model = bot.model
+        self.policy = bot.policy
+        self.rollout = bot.rollout
+        self.evaluate = help_.evaluate
+        self.horizon = p.horizon
+        self.depth = p.depth
+        self.settle = help_.settle
+        self.max_playout = p.max_playout
+        self.pool: list[State] = []
+        self.root = _Node(None, me)
+        self.legal: list[Move] = []
+        # With the guard: each root move's rewards in visit order, the j-th of each on one
+        # determinization (kept only for the guard's test; paired visits alone need the sums).
+        self.samples: list[list[float]] | None = None
+        self.done = 0  # iterations run
+
+    # --- draw ---------------------------------------------------------------------------------
+    def draw(self) -> State:
+        """A fresh determinization from the view; where the game's `likely` rejects it, another,
+        a few times at most."""
+        rng = self.rng
+        d: State = self.sample(GameRng(rng.getrandbits(63)))
+        likely = self.likely
+        if likely is not None:
+            for _ in range(_REDRAWS):
+                if likely(d, self.me):
+                    break
+                d = self.sample(GameRng(rng.getrandbits(63)))
+        return d
+
+    def determinization(self, it: int, pool_size: int) -> State:
+        """Iteration `it`'s state to search: a new draw while the pool is filling (its copy kept),
+        then copies of the pool's in turn (in `paired` mode one draw serves a round of root
+        moves)."""
+        pool = self.pool
+        j = it // len(self.legal) if self.paired else it
+        if j >= len(pool) and len(pool) < pool_size:
+            d = self.draw()
+            pool.append(d.copy())
+            return d
+        return pool[j % len(pool)].copy()
+
+    def root_moves(self, legal: list[Move]) -> list[Move]:
+        """The root's moves: the legal ones, or those the game's `worth` keeps when the bot plays
+        (what is worth weighing depends only on what the seat knows: any determinization, here
+        the pool's first, says it)."""
+        worth = self.worth
+        if worth is not None and not self.all_moves and len(legal) > 1:
+            self.pool.append(self.draw())
+            legal = worth(self.pool[0], legal)
+        return legal
+
+    # --- descend ------------------------------------------------------------------------------
+    def descend(self, d: State, slot: int) -> list[_Node]:
+        """From the root down the tree on `d`, applying each move, to the first node made on the
+        way (or the game's end): the path. The searcher's moves are chosen by UCB1 with
+        availability counts, an untried one first (the model's move first of those); another
+        seat's by the model where there is one. In `paired` mode the root move is `slot`."""
+        root = self.root
+        node = root
+        path = [root]
+        me = self.me
+        if self.paired:
+            # Root move `it mod k` on determinization `it div k`: each determinization judges
+            # every root move, so luck common to all of them cancels out of their comparison.
+            m = self.legal[slot]
+            child = root.children.get(m)
+            fresh = child is None
+            if child is None:
+                child = root.children[m] = _Node(m, me)
+            d.apply(m)
+            path.append(child)
+            if fresh:
+                return path
+            node = child
+        model = self.model
+        worth = self.worth
+        all_moves = self.all_moves
+        rng = self.rng
+        c = self.c
+        while not d.is_over:
+            player = d.to_play
+            assert player is not None
+            children = node.children
+            if model is not None and player != me:
+                # Another seat moves as the model says: follow it, no branching here.
+                m = model(d, rng)
+                child = children.get(m)
+                if child is None:
+                    child = children[m] = _Node(m, player)
+                d.apply(m)
+                node = child
+                path.append(child)
+                continue
+            moves = d.legal_moves()
+            if worth is not None and (node is not root or not all_moves):
+                moves = worth(d, moves)
+            untried = [m for m in moves if m not in children]
+            if untried:
+                m = rng.choice(untried)
+                if model is not None and len(untried) > 1:
+                    first = model(d, rng)
+                    if first not in children:
+                        m = first
+                child = children[m] = _Node(m, player)
+                d.apply(m)
+                path.append(child)
+                return path
+            node = _ucb1(children, moves, c)
+            assert node.move is not None
+            d.apply(node.move)
+            path.append(node)
+        return path
+
+    # --- play out -----------------------------------------------------------------------------
+    def play_out(self, d: State) -> Sequence[float]:
+        """Play `d` on by the playout policy (uniformly random without one) to the end, or for
+        the depth or horizon and then as far as the searcher's next turn where the game asks to
+        `settle`: the rewards per seat, from the result, the game's evaluation, or a draw."""
+        evaluate = self.evaluate
+        max_playout = self.max_playout
+        if evaluate is None:
+            limit = max_playout
+        elif self.horizon is not None:
+            limit = self.horizon(d)
+        else:
+            limit = self.depth
+        rng = self.rng
+        steps = 0
+        if self.rollout is not None:
+            steps = self.rollout(d, rng, limit)
+        policy = self.policy
+        settle = self.settle
+        me = self.me
+        while not d.is_over and (
+            steps < limit or (settle and d.to_play != me and steps < max_playout)
+        ):
+            if policy is not None:
+                d.apply(policy(d, rng))
+            else:
+                d.apply(rng.choice(d.legal_moves()))
+            steps += 1
+        if d.is_over:
+            return terminal_rewards(d)
+        if evaluate is not None:
+            return evaluate(d)
+        n = self.players
+        return [1.0 / n] * n
+
+    # --- back up ------------------------------------------------------------------------------
+    def back_up(self, path: list[_Node], rewards: Sequence[float], slot: int) -> None:
+        """Each node on the path one visit more and its mover's reward added; the guard's sample
+        and the trace kept where asked."""
+        for node in path:
+            node.visits += 1
+            node.reward += rewards[node.player]
+        if self.samples is not None:
+            self.samples[slot].append(rewards[self.me])
+        if self.trace is not None:
+            top = path[1] if len(path) > 1 else self.root
+            assert top.move is not None
+            self.trace.append((top.move, rewards[self.me]))
+
+    # --- the loop and its answer --------------------------------------------------------------
+    def run(self, legal: list[Move], start: float) -> None:
+        """Iterate over the root's `legal` moves until the budget (iterations, or seconds from
+        `start`) is spent."""
+        self.legal = legal
+        k = len(legal)
+        paired = self.paired
+        deadline = None if self.seconds is None else start + self.seconds
+        budget = self.iterations if deadline is None else 1 << 62
+        if deadline is not None:
+            pool_size = self.pool_size
+        else:
+            pool_size = min(self.pool_size, -(-budget // k) if paired else budget)
+        if paired and self.guard:
+            self.samples = [[] for _ in range(k)]
+        determinization = self.determinization
+        descend = self.descend
+        play_out = self.play_out
+        back_up = self.back_up
+        clock = time.perf_counter
+        it = 0
+        while it < budget:
+            if deadline is not None and it & 15 == 0 and clock() >= deadline:
+                break
+            d = determinization(it, pool_size)
+            slot = it % k
+            path = descend(d, slot)
+            back_up(path, play_out(d), slot)
+            it += 1
+        self.done = it
+
+    def stats(self, start: float) -> SearchStats:
+        """The root's moves ranked: by visits, or in `paired` mode (equal visits) by mean, the
+        guard's choice first where it keeps the model's move."""
+        root = self.root
+        if self.paired:
+            ranked = sorted(root.children.values(), key=lambda ch: -ch.reward / ch.visits)
+            if self.samples is not None and self.model is not None and self.pool:
+                base = self.model(self.pool[0].copy(), self.rng)
+                keep = self.bot._guarded(base, self.legal, self.samples)
+                if keep is not None:
+                    ranked.sort(key=lambda ch: ch.move != keep)  # (stable: the rest by mean)
+        else:
+            ranked = sorted(root.children.values(), key=lambda ch: -ch.visits)
+        stats = tuple(
+            (ch.move, ch.visits, ch.reward / ch.visits) for ch in ranked if ch.move is not None
+        )
+        return SearchStats(self.done, time.perf_counter() - start, stats)
 
 
 register_bot("ismcts", ISMCTSBot)

@@ -117,8 +117,8 @@ class OpenSpielISMCTS(Bot):
             from parlour.adapters import openspiel
         except ImportError:
             raise RulesError(
-                "openspiel-ismcts needs OpenSpiel, which parlour does not depend on: "
-                "pip install -e '.[peers]' (or open-spiel)"
+                "openspiel-ismcts needs OpenSpiel, which comes with parlour's rl extra: "
+                "pip install 'parlour[rl]'"
             ) from None
         self._spiel = openspiel.load(game.name, players=game.players, rules=game.preset)
         if self._spiel.pgame.rules != game.rules:

@@ -12,6 +12,7 @@ from .errors import (
     ParlourError,
     RulesError,
     SetupError,
+    refuse,
 )
 from .events import Event, events_from_wire, to_wire, view_to_wire
 from .formats import MatchFormat
@@ -50,6 +51,7 @@ __all__ = [
     "option",
     "option_table",
     "override",
+    "refuse",
     "register",
     "register_package",
     "replay",

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["IllegalMove", "LoadError", "NotAMove", "NotLegalNow", "ParlourError", "RulesError"]
+__all__ = [
+    "Fault",
+    "IllegalMove",
+    "LoadError",
+    "NotAMove",
+    "NotLegalNow",
+    "ParlourError",
+    "RulesError",
+    "SetupError",
+    "refuse",
+]
 
 
 class ParlourError(ValueError):
@@ -55,3 +65,24 @@ class SetupError(RulesError):
 
 class LoadError(ParlourError):
     """A saved game or record that cannot be loaded."""
+
+
+#: One row of a table of checks: a condition that is true when something is wrong, and the
+#: sentence that says what (and what would be right).
+Fault = tuple[object, str]
+
+
+def refuse(*faults: Fault) -> None:
+    """Raise a SetupError with the sentence of the first row whose condition holds: a position's
+    rules written as a table, one row a rule, in the order they are worth telling a person.
+
+        refuse(
+            (phase not in PHASES, f"position: phase is one of {PHASES}, not {phase!r}"),
+            (phase == "play" and suit is None, "position: phase 'play' needs the suit"),
+        )
+
+    The rows are built before they are read, so a row may only use what is already known to be
+    there: what a later row needs checked first goes in an earlier table."""
+    for fault, sentence in faults:
+        if fault:
+            raise SetupError(sentence)

@@ -2,9 +2,10 @@
 
 Each game package names everything it provides in one manifest, a `GameInfo` in its `__init__`
 (`MANIFESTS`): rules, presets, engine, words for its events, terminal look, bots, search help,
-RL encoding, browser module and stylesheet. The parts are written as references ("engine:WhotGame",
-relative to the package) and imported only when first used, so importing a game costs nothing and
-the engine never pulls in what only the terminal (Rich) or the adapters (NumPy) need.
+RL encoding, batched engine, self-play for training, browser module and stylesheet. The parts
+are written as references ("engine:WhotGame", relative to the package) and imported only when
+first used, so importing a game costs nothing and the engine never pulls in what only the
+terminal (Rich) or the adapters (NumPy) need.
 
 A game is registered by one line: its package in `BUILTIN_GAMES`, or, for a game that lives
 outside parlour, `register_package("my.games.toy")` or the environment variable `PARLOUR_GAMES`
@@ -72,9 +73,12 @@ class GameInfo:
         engine: str,
         describe: str,
         render: str | None = None,
+        guide: str | None = None,
         bots: Mapping[str, str] | None = None,
         search: str | None = None,
         encoding: str | None = None,
+        batched: str | None = None,
+        train: str | None = None,
         web: WebAssets | None = None,
         aliases: Mapping[str, str] | None = None,
     ) -> None:
@@ -93,8 +97,11 @@ class GameInfo:
             "engine": engine,
             "describe": describe,
             "render": render,
+            "guide": guide,
             "search": search,
             "encoding": encoding,
+            "batched": batched,
+            "train": train,
         }
         self._bot_refs = dict(bots or {})
 
@@ -143,6 +150,13 @@ class GameInfo:
         return fn
 
     @cached_property
+    def guide(self) -> Callable[[Any], str] | None:
+        """`guide(rules)`: what the terminal's `help` adds for this game — how to read its table
+        (a board's symbols) and what its cards do under these rules — as Rich markup."""
+        fn: Callable[[Any], str] | None = self._optional("guide")
+        return fn
+
+    @cached_property
     def search(self) -> Any:
         """What the game tells the search bots (`parlour.bots.ismcts.SearchHelp`), or None."""
         return self._optional("search")
@@ -151,6 +165,21 @@ class GameInfo:
     def encoding(self) -> Callable[..., Any] | None:
         """The factory of the game's RL encoding (`encoding(game) -> Encoding`), or None."""
         factory: Callable[..., Any] | None = self._optional("encoding")
+        return factory
+
+    @cached_property
+    def batched_engine(self) -> Callable[..., Any] | None:
+        """The factory of the game's batched engine on arrays (`factory(players, rules)`; the
+        `parlour.vector` protocol), or None. It needs NumPy: imported only when asked for."""
+        factory: Callable[..., Any] | None = self._optional("batched")
+        return factory
+
+    @cached_property
+    def self_play(self) -> Callable[..., Any] | None:
+        """The factory of the game's self-play on its batched engine, for `parlour train`
+        (`factory(players, rules, batch_size, seed, max_moves)`; `parlour.learn.trainer.SelfPlay`),
+        or None."""
+        factory: Callable[..., Any] | None = self._optional("train")
         return factory
 
     @property

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from parlour.extras import needs
+
 if TYPE_CHECKING:
     from .app import create_app
     from .settings import Settings
@@ -20,12 +22,14 @@ __all__ = ["Settings", "create_app"]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "create_app":
-        from .app import create_app
+    # the server's libraries are the server extra's: without them, a sentence naming it
+    with needs("server", "parlour's web server"):
+        if name == "create_app":
+            from .app import create_app
 
-        return create_app
-    if name == "Settings":
-        from .settings import Settings
+            return create_app
+        if name == "Settings":
+            from .settings import Settings
 
-        return Settings
+            return Settings
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

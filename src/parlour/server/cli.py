@@ -128,7 +128,7 @@ def add_commands(sub: Any, commands: dict[str, Any]) -> None:
         help="PostgreSQL: print the pg_restore command instead of running it",
     )
     commands["restore"] = cmd_restore
-    from .admin import add_admin
+    from .admin_cli import add_admin
 
     add_admin(sub, commands)
 
@@ -182,7 +182,8 @@ def cmd_restore(args: argparse.Namespace, out: Console) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace, out: Console) -> int:
-    """Print a game's leaderboard: rank, player, rating (mu - 3 sigma), mu ± sigma, games, won."""
+    """Print a game's leaderboard: rank, player, rating (1500-based, "?" while provisional),
+    games, won, and the model's mu ± sigma."""
     from rich.table import Table
 
     from .routes.players import game_and_preset
@@ -206,23 +207,30 @@ def cmd_leaderboard(args: argparse.Namespace, out: Console) -> int:
             rows = store.ratings.leaderboard(game, preset, limit)
         finally:
             store.close()
+    from .ratings import for_people
+    from .routes.players import name_bot
+
+    for r in rows:
+        name_bot(r, game)
+    rows = for_people(rows)
     table = Table(title=f"{game} — {preset}: leaderboard")
-    for col in ("#", "player", "rating", "mu ± sigma", "games", "won"):
+    for col in ("#", "player", "rating", "games", "won", "model: mu ± sigma"):
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in rows:
-        who = r["name"] + (" (bot)" if r["kind"] == "bot" else "")
+        who = r["name"] + (f" ({r['bot']})" if r["kind"] == "bot" else "")
         table.add_row(
             str(r["rank"]),
             escape(who),
-            f"{r['ordinal']:.1f}",
-            f"{r['mu']:.1f} ± {r['sigma']:.1f}",
+            f"{r['rating']}{'?' if r['provisional'] else ''}",
             str(r["games"]),
             f"{r['win_rate']:.0%}",
+            f"{r['mu']:.1f} ± {r['sigma']:.1f}",
         )
     if not rows:
         out.print(f"No rated games of {game} ({preset}) yet.")
         return 0
     out.print(table)
+    out.print("rating: 1500 to start; ? = provisional, until enough games make it sure")
     return 0
 
 

@@ -88,6 +88,14 @@ class Clients:
         if not self.joins.take(key):
             raise TableError("too many joins from you: wait a minute", 429, "rate_limited")
 
+    def check_seats(self, key: str, more: int) -> None:
+        """Whether this client may hold `more` seats besides those it holds (the seats a new
+        table gives the people at its host's device)."""
+        if len(self.seats[key]) + more > self.seats_per_client:
+            raise TableError(
+                f"you may hold {self.seats_per_client} seats at open tables", 429, "too_many"
+            )
+
     def seated(self, key: str, code: str, seat: int) -> None:
         self.seats[key].add((code, seat))
 

@@ -66,7 +66,15 @@ from .messages import (
 from .rematch import check_rematch, plan_rematch
 from .settings import Settings
 from .storage import TableRow
-from .tables import Table, TableError, game_seeder, plan_table, random_code, rebuild
+from .tables import (
+    Table,
+    TableError,
+    game_seeder,
+    plan_table,
+    random_code,
+    rebuild,
+    seat_here,
+)
 from .worker import DEAD_AFTER, table_channel
 
 __all__ = ["Gateway", "Replica"]
@@ -561,11 +569,16 @@ class Gateway:
             future.set_result(reply)
 
     # --- requests from people --------------------------------------------------------------------
-    async def create(self, client: str | None, **request: Any) -> tuple[str, str, int | None]:
-        """Open a table (see `tables.plan_table`): the least-loaded live worker owns it."""
+    async def create(
+        self, client: str | None, **request: Any
+    ) -> tuple[str, str, int | None, dict[int, str]]:
+        """Open a table (see `tables.plan_table`): the least-loaded live worker owns it. Answers
+        its code, the host's token and seat, and the tokens of the seats taken by other people at
+        the host's device (`here`, pass and play: `tables.seat_here`)."""
         st = self.settings
         bot_delay = request.pop("bot_delay", None)
         idle = request.pop("idle_timeout", None)
+        here = request.pop("here", None) or {}
         code = await self._new_code()
         row, host_token, host_seat = plan_table(
             code,
@@ -576,11 +589,17 @@ class Gateway:
             bot_table_min_delay=st.bot_table_min_delay,
             **request,
         )
+        here_tokens = seat_here(row, here)
         await self._check_room(client, all(s.bot is not None for s in row.seats))
+        if client is not None and here_tokens:
+            self.clients.check_seats(client, len(here_tokens) + (host_seat is not None))
         worker = await self._place()
         await self.db.call(self.db.store.tables.create_table, row, worker)
         await self._opened(client, row, worker, host_seat)
-        return code, host_token, host_seat
+        for seat in here_tokens:
+            if client is not None:
+                self.clients.seated(client, row.code, seat)
+        return code, host_token, host_seat, here_tokens
 
     async def _check_room(self, client: str | None, bots_only: bool) -> None:
         """Whether the server, and this client, may open another table."""

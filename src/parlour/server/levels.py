@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.bots import bot_names
-from parlour.bots.levels import LEVEL_NAMES, levels, resolve
+from parlour.bots.levels import LEVEL_NAMES, level_of, levels, resolve
 
 __all__ = ["is_level_bot", "level_names", "levels_for", "seat_bot"]
 
@@ -48,14 +48,22 @@ def levels_for(game: str) -> list[dict[str, Any]]:
     return out
 
 
-def seat_bot(spec: str, game: str) -> tuple[str, str]:
+def seat_bot(
+    spec: str, game: str, rules: str | None = None, players: int | None = None
+) -> tuple[str, str]:
     """A bot seat's request — a level's name (`hard`) or a bot spec — as (the bot spec it plays,
-    the kind its seat is named after): `("greedy", "hard")` for `hard` where hard is greedy.
+    the name its seat is named after: the level's, else the kind's): `("greedy", "hard")` for
+    `hard`, and for `greedy`, where hard is greedy.
     The seat keeps the spec, so a table stored today plays on with the same bot when the ladder
     is run again and the levels move. A level the game lacks raises RulesError naming the game's
-    levels."""
+    levels; given the table (`rules`, `players`), so does a level the ladder did not separate
+    there."""
     name = spec.strip()
-    return resolve(name, game), name if name in LEVEL_NAMES else name.partition(":")[0]
+    bot = resolve(name, game, rules, players)
+    if name in LEVEL_NAMES:
+        return bot, name
+    # a spec that a level plays is named after the level, as people know it
+    return bot, level_of(name, game) or name.partition(":")[0]
 
 
 def level_names(game: str) -> list[str]:

@@ -68,7 +68,7 @@ from .database import Database
 from .gateway import Gateway
 from .logs import Failures
 from .messages import BusMessage, QuickMatched
-from .ratings import fresh
+from .ratings import SCALE, fresh, points
 from .settings import Settings
 from .storage.matchmaking import Taken
 from .tables import IDLE_FALLBACK, TableError, clean_name, hash_token, plan_table
@@ -106,8 +106,9 @@ def band_words(mu: float, waited: float, st: Settings) -> str:
     if width is None:
         return "Any rating now: you have waited long enough to play anyone."
     left = max(1, round(st.quick_band_open - waited))
+    # in the numbers people see (1500-based, as on the leaderboards), not the model's mu
     return (
-        f"Players rated {max(0.0, mu - width):.0f} to {mu + width:.0f} (you: {mu:.0f}); "
+        f"Players rated {points(mu - width)} to {points(mu + width)} (you: {points(mu)}); "
         f"the range widens as you wait, to anyone in {left} s."
     )
 
@@ -329,6 +330,12 @@ class QuickMatch:
             if width is None
             else {"low": round(e["mu"] - width, 1), "high": round(e["mu"] + width, 1)},
             "band_words": band_words(float(e["mu"]), waited, self.settings),
+            # the same in the numbers people see (ratings.points), to draw in words
+            "rating_shown": points(float(e["mu"])),
+            "band_shown": None
+            if width is None
+            else {"low": points(e["mu"] - width), "high": points(e["mu"] + width)},
+            "band_growth_shown": self.settings.quick_band_growth * SCALE,
             # to draw the band widening between answers: mu a second, and when it opens
             "band_growth": self.settings.quick_band_growth,
             "open_in": round(max(0.0, self.settings.quick_band_open - waited), 1),

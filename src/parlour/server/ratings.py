@@ -17,26 +17,44 @@ in several seats of one game is rated once, at its best rank (as `sim/ratings.py
 Leaving a rated game loses it (docs/architecture.md, "Leaving a rated game"): a seat that a bot
 took over from its person (idle, or out of time) keeps the person's account, and at the end that
 person ranks last, below everyone who stayed; the bot standing in is not rated.
+
+People are shown a familiar number computed from the same model (`shown`): 1500 + 42 (mu - 25),
+a newcomer's 1500 with the model's starting uncertainty (25/3) as Glicko's 350 points, never
+below 0, and marked provisional ("?") while sigma is above 6 — about the first ten games of two
+players. Leaderboards for people list the settled players by that number, then the provisional
+ones (`for_people`); mu, sigma and the ordinal stay in the details.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from openskill.models import PlackettLuce
 
 __all__ = [
     "MODEL",
+    "PROVISIONAL_SIGMA",
+    "SCALE",
     "Rating",
     "bot_player",
+    "for_people",
     "left_the_game",
     "ordinal",
     "player_of_seat",
+    "points",
     "ranks_with_leavers",
     "rate",
+    "shown",
 ]
 
 MODEL = PlackettLuce()
+
+# The number people see: a newcomer (mu 25, sigma 25/3) is 1500 with 350 points of uncertainty, as
+# in Glicko; each unit of mu is 42 points.
+BASE, SCALE = 1500, 42.0
+#: Above this sigma a rating is provisional ("?"): about ten games of two players from the start.
+PROVISIONAL_SIGMA = 6.0
 
 
 @dataclass(frozen=True)
@@ -98,3 +116,26 @@ def rate(before: dict[str, Rating], ranks: dict[str, int]) -> dict[str, Rating]:
     teams = [[MODEL.rating(mu=before[n].mu, sigma=before[n].sigma, name=n)] for n in names]
     new = MODEL.rate(teams, ranks=[ranks[n] for n in names])
     return {n: Rating(float(t[0].mu), float(t[0].sigma)) for n, t in zip(names, new, strict=True)}
+
+
+def points(mu: float) -> int:
+    """A skill `mu` as the number people see: 1500 for a newcomer's 25, never negative."""
+    return max(0, round(BASE + SCALE * (mu - float(MODEL.mu))))
+
+
+def shown(mu: float, sigma: float) -> tuple[int, bool]:
+    """The rating people see for (mu, sigma), and whether it is provisional: 1500 for a newcomer,
+    never negative."""
+    return points(mu), sigma > PROVISIONAL_SIGMA
+
+
+def for_people(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Leaderboard rows (each with mu and sigma) with the number people see (`rating`,
+    `provisional`), the settled players first by rating, then the provisional ones, ranked from
+    1 in that order."""
+    for row in rows:
+        row["rating"], row["provisional"] = shown(row["mu"], row["sigma"])
+    rows = sorted(rows, key=lambda r: (r["provisional"], -r["rating"], -r["ordinal"], r["name"]))
+    for rank, row in enumerate(rows, 1):
+        row["rank"] = rank
+    return rows

@@ -58,7 +58,7 @@ from .clients import RateMeter
 from .database import Database
 from .judging import judge_decision
 from .logs import Failures
-from .pools import process_pool
+from .pools import process_pool, stop_pool
 from .settings import Settings
 from .storage.analysis_jobs import JobRow, NewJob
 from .tables import TableError
@@ -96,7 +96,8 @@ def game_steps(
     move i. Each step is what the game's module needs of a `view` message — the view (whole at
     step 0, then only the keys that changed, and the keys gone), the events the move made (as
     objects and in words); open, each player's private part of the view too. `viewer` is a seat
-    (from 0) or None for a spectator; `open_hands` needs a finished game."""
+    (from 0) or None for a spectator; `open_hands` needs a finished game. A step where the viewer
+    (or, open, anyone) is to move holds `choices`: the legal moves with their fields."""
     game = make(record.game, players=record.players, rules=record.rules)
     gi = info(record.game)
     state: State = game.new_game(seed=record.seed, **record.setup)
@@ -141,6 +142,11 @@ def game_steps(
                 entry["removed"] = gone
         if open_hands:
             entry["hands"] = [view_to_wire(private_parts(state, p)) for p in range(n)]
+        # the legal moves of a decision the viewer could see (their own, or every one with the
+        # hands open), with their fields: the browser says a move in the game's words from them
+        p = None if state.is_over else state.to_play
+        if p is not None and (open_hands or p == viewer):
+            entry["choices"] = [m.to_wire() for m in state.legal_moves()]
         sent, seen = whole, len(events)
         steps.append(entry)
 
@@ -425,7 +431,7 @@ class Reviews:
                 await task
         self._running.clear()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
         with contextlib.suppress(Exception):  # a database gone: its beat goes stale instead
             await self.db.call(self.db.store.analysis_jobs.release, self.runner)

@@ -21,6 +21,7 @@ from typing import Any
 
 import parlour
 from parlour.bots import Bot, BotLimits, make_bot
+from parlour.bots.levels import bot_name
 from parlour.core import Match, Move, ParlourError, Result, RulesError, State
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import fresh_seed
@@ -47,6 +48,8 @@ __all__ = [
     "plan_table",
     "random_code",
     "rebuild",
+    "seat_here",
+    "stand_in_name",
 ]
 
 MAX_NAME = 32
@@ -95,6 +98,13 @@ def clean_name(name: Any) -> str:
     if any(not ch.isprintable() for ch in text):
         raise TableError("name must not contain control characters")
     return text
+
+
+def stand_in_name(spec: str, game: str, person: str | None) -> str:
+    """The name of a bot playing on for an idle person: "medium bot (for Mum)", the bot named
+    after its level as everywhere people see it."""
+    name = bot_name(spec, game)
+    return (f"{name} (for {person})" if person else name)[:MAX_NAME]
 
 
 def _bot_names(bots: dict[int, str]) -> dict[int, str]:
@@ -150,67 +160,109 @@ def plan_table(
         if not 0 <= seat < g.players:
             raise TableError(f"bot seat {seat} is not a seat (0 to {g.players - 1})")
         try:
-            bots[seat], kinds[seat] = seat_bot(spec, g.name)  # a level's name is its bot's spec
+            # a level's name is its bot's spec, at this table
+            bots[seat], kinds[seat] = seat_bot(spec, g.name, g.preset, g.players)
             make_bot(bots[seat], g, seed=0, limits=bot_limits)
         except RulesError as exc:
             raise TableError(str(exc), 400, "bad_bot") from None
-    if correspondence:
-        # a move in hours or days: the game waits for people who play when they can
-        move_clock = CORRESPONDENCE_CLOCK if move_clock is None else move_clock
-        if not 3600 <= move_clock <= 7 * 86400:
-            raise TableError("a correspondence table's move_clock is from 1 hour to 7 days")
-        idle_timeout = 0.0  # the move clock decides, not the idle seat's minutes
-    if on_timeout not in ("move", "bot"):
-        raise TableError("on_timeout is 'move' (the forced move) or 'bot' (a bot takes the seat)")
-    if on_timeout == "bot" and not correspondence:
-        raise TableError("on_timeout 'bot' is for correspondence tables")
     if move_clock is None:
-        move_clock = float(getattr(g.rules, "move_clock", 0) or 0)
-    if not correspondence and not 0 <= move_clock <= 3600:
-        raise TableError("move_clock must be from 0 (off) to 3600 seconds")
-    if not 0 <= bot_delay <= 10:
-        raise TableError("bot_delay must be from 0 to 10 seconds")
-    if len(bots) == g.players and bot_delay < bot_table_min_delay:
-        raise TableError(
-            f"a table of bots only plays with bot_delay {bot_table_min_delay:g} s or more"
+        # a correspondence table's move is in hours or days: the game waits for people who play
+        # when they can
+        move_clock = (
+            CORRESPONDENCE_CLOCK
+            if correspondence
+            else float(getattr(g.rules, "move_clock", 0) or 0)
         )
-    if not (idle_timeout == 0 or 30 <= idle_timeout <= 30 * 86400):
-        raise TableError("idle_timeout is 0 (never) or from 30 seconds to 30 days")
-    if on_idle not in ("bot", "free"):
-        raise TableError("on_idle is 'bot' (a bot takes the seat) or 'free' (the seat is freed)")
+    if correspondence:
+        idle_timeout = 0.0  # the move clock decides, not the idle seat's minutes
+    only_bots = len(bots) == g.players
+    # The table's settings, one rule a row: (what is wrong, the sentence that says so).
+    settings: tuple[tuple[object, str], ...] = (
+        (
+            correspondence and not 3600 <= move_clock <= 7 * 86400,
+            "a correspondence table's move_clock is from 1 hour to 7 days",
+        ),
+        (
+            on_timeout not in ("move", "bot"),
+            "on_timeout is 'move' (the forced move) or 'bot' (a bot takes the seat)",
+        ),
+        (
+            on_timeout == "bot" and not correspondence,
+            "on_timeout 'bot' is for correspondence tables",
+        ),
+        (
+            not correspondence and not 0 <= move_clock <= 3600,
+            "move_clock must be from 0 (off) to 3600 seconds",
+        ),
+        (not 0 <= bot_delay <= 10, "bot_delay must be from 0 to 10 seconds"),
+        (
+            only_bots and bot_delay < bot_table_min_delay,
+            f"a table of bots only plays with bot_delay {bot_table_min_delay:g} s or more",
+        ),
+        (
+            not (idle_timeout == 0 or 30 <= idle_timeout <= 30 * 86400),
+            "idle_timeout is 0 (never) or from 30 seconds to 30 days",
+        ),
+        (
+            on_idle not in ("bot", "free"),
+            "on_idle is 'bot' (a bot takes the seat) or 'free' (the seat is freed)",
+        ),
+    )
+    for fault, sentence in settings:
+        if fault:
+            raise TableError(sentence)
     if rated:
-        if host_account is None:
-            raise TableError(
-                "a rated table is for accounts: log in (or sign up) to open one",
-                401,
-                "login_required",
-            )
-        if len(bots) == g.players:
-            raise TableError("a rated table needs a seat for at least one person", 400)
-        if host_name is None:
-            raise TableError("the host of a rated table plays at it: give your name", 400)
-        # a game abandoned there must still end, and count against whoever left it
-        if idle_timeout == 0 or on_idle != "bot":
-            raise TableError(
-                "a rated table hands an absent player's seat to a bot (who plays on, and the one "
-                "who left loses): idle_timeout from 30 s and on_idle 'bot'",
-                400,
-            )
-        for seat, spec in bots.items():
-            if not is_level_bot(spec, g.name):
-                raise TableError(
-                    f"a rated table's bots play at a level ({', '.join(level_names(g.name))}): "
-                    f"{asked[seat]!r} is not one",
-                    400,
-                    "bad_bot",
-                )
         # ratings are kept per preset: house rules would be rated as the preset they changed
         plain = parlour.make(game, players=g.players, rules=g.preset)
-        if g.preset is None or rules_to_dict(plain.rules) != rules_to_dict(g.rules):
-            raise TableError(
-                "a rated table plays a preset's rules as they are: no rule options", 400
-            )
-        if host_name is not None:
+        house_rules = g.preset is None or rules_to_dict(plain.rules) != rules_to_dict(g.rules)
+        # a bot that plays at no level (a weakened search is not the level its kind plays at)
+        weakened = next(
+            (asked[seat] for seat, spec in bots.items() if not is_level_bot(spec, g.name)), None
+        )
+        # what a rated table asks beyond those, a row each: (what is wrong, the error)
+        rated_rules: tuple[tuple[object, TableError], ...] = (
+            (
+                host_account is None,
+                TableError(
+                    "a rated table is for accounts: log in (or sign up) to open one",
+                    401,
+                    "login_required",
+                ),
+            ),
+            (only_bots, TableError("a rated table needs a seat for at least one person", 400)),
+            (
+                host_name is None,
+                TableError("the host of a rated table plays at it: give your name", 400),
+            ),
+            (
+                # a game abandoned there must still end, and count against whoever left it
+                idle_timeout == 0 or on_idle != "bot",
+                TableError(
+                    "a rated table hands an absent player's seat to a bot (who plays on, and the "
+                    "one who left loses): idle_timeout from 30 s and on_idle 'bot'",
+                    400,
+                ),
+            ),
+            (
+                weakened is not None,
+                TableError(
+                    f"a rated table's bots play at a level ({', '.join(level_names(g.name))}): "
+                    f"{weakened!r} is not one",
+                    400,
+                    "bad_bot",
+                ),
+            ),
+            (
+                house_rules,
+                TableError(
+                    "a rated table plays a preset's rules as they are: no rule options", 400
+                ),
+            ),
+        )
+        for fault, error in rated_rules:
+            if fault:
+                raise error
+        if host_name is not None and host_account is not None:
             host_name = host_account[1]
     host_token = new_token()
     names = _bot_names(kinds)
@@ -248,6 +300,31 @@ def plan_table(
         rated=rated,
     )
     return row, host_token, host_seat
+
+
+def seat_here(row: TableRow, here: dict[int, str]) -> dict[int, str]:
+    """Seat the other people at the host's device (pass and play): each named seat gets a token
+    of its own, as a friend who joins does, so that the device holds one token per person and
+    each hand stays behind its own token. Returns seat -> token. A rated table seats only
+    logged-in people, one account each, so it takes no seats here; a bot's or the host's seat
+    is not free."""
+    if not here:
+        return {}
+    if row.rated:
+        raise TableError(
+            "a rated table seats only logged-in people: pass and play is for unrated tables"
+        )
+    tokens: dict[int, str] = {}
+    for seat, name in sorted(here.items()):
+        if not 0 <= seat < row.players:
+            raise TableError(f"seat {seat} is not a seat (0 to {row.players - 1})")
+        s = row.seats[seat]
+        if s.name is not None:
+            raise TableError(f"seat {seat} is not free: {s.name} sits there")
+        token = new_token()
+        s.name, s.token_hash = clean_name(name), hash_token(token)
+        tokens[seat] = token
+    return tokens
 
 
 @dataclass
@@ -366,7 +443,7 @@ class Table:
     def hand_to_bot(self, seat: int, spec: str = "hint") -> str:
         """An idle person's seat goes to a bot (their token no longer acts here); its name."""
         s = self.seats[seat]
-        s.name = f"{spec} bot (for {s.name})" if s.name else f"{spec} bot"
+        s.name = stand_in_name(spec, self.game.name, s.name)
         s.name = s.name[:MAX_NAME]
         s.bot, s.token_hash = spec, None
         s.player = make_bot(spec, self.game, seed=(self.match_seed + seat) % 2**63)

@@ -31,7 +31,7 @@ from parlour.core import Game, Move
 from parlour.core.events import view_to_wire
 
 from . import metrics
-from .pools import process_pool
+from .pools import process_pool, stop_pool
 
 __all__ = ["FairTurns", "Thinker", "default_workers"]
 
@@ -171,7 +171,7 @@ class Thinker:
 
     def shutdown(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
 
 

@@ -70,7 +70,15 @@ from .messages import (
 )
 from .settings import Settings
 from .storage import Fence, Fenced, MoveRow, TableRow
-from .tables import Table, TableError, game_seeder, hash_token, new_token, rebuild
+from .tables import (
+    Table,
+    TableError,
+    game_seeder,
+    hash_token,
+    new_token,
+    rebuild,
+    stand_in_name,
+)
 from .thinking import Thinker
 
 __all__ = ["OwnedTable", "TableWorker", "worker_id"]
@@ -505,7 +513,7 @@ class OwnedTable:
         t = self.table
         store = self.worker.db.store
         if (how or t.on_idle) == "bot":
-            name = f"hint bot (for {t.seats[seat].name})"[:32]
+            name = stand_in_name("hint", t.game.name, t.seats[seat].name)
             await self._write(store.tables.fill_seat, seat, name, None, "hint")
             t.hand_to_bot(seat)
         else:

@@ -13,10 +13,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from parlour.bots.levels import bot_specs, levels_help
+from parlour.bots.levels import bot_specs, levels_help, split_specs
 from parlour.core import RulesError
 from parlour.core.options import parse_assignments
 from parlour.core.registry import games, info
+from parlour.extras import require
 
 from .progress import game_bar
 from .simulate import RunResult, SimSpec, run
@@ -46,8 +47,16 @@ def add_commands(sub: Any, commands: dict[str, Handler]) -> None:
         "game",
     )
     s.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
-    s.add_argument("--out", "-o", help="write one row per game: FILE.csv or FILE.jsonl")
-    s.add_argument("--plot", help="draw win rates and the game-length histogram: FILE.png")
+    s.add_argument(
+        "--out",
+        "-o",
+        help="write one row per game as it finishes (in game order once the run ends): "
+        "FILE.csv or FILE.jsonl",
+    )
+    s.add_argument(
+        "--plot",
+        help="draw win rates and the game-length histogram: FILE.png (the plots extra)",
+    )
     commands["simulate"] = cmd_simulate
 
     t = sub.add_parser(
@@ -62,7 +71,12 @@ def add_commands(sub: Any, commands: dict[str, Handler]) -> None:
     t.add_argument(
         "--bots", "-b", required=True, help="comma-separated bot specs or levels to rate"
     )
-    t.add_argument("--out", "-o", help="write one row per game: FILE.csv or FILE.jsonl")
+    t.add_argument(
+        "--out",
+        "-o",
+        help="write one row per game as it finishes (in game order once the run ends): "
+        "FILE.csv or FILE.jsonl",
+    )
     commands["tournament"] = cmd_tournament
 
 
@@ -92,13 +106,16 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _spec(args: argparse.Namespace, tournament: bool) -> SimSpec:
     gi = info(args.game)
-    bots = tuple(bot_specs(args.bots, gi.name))  # a level's name is its bot's spec
-    if not bots:
+    asked = split_specs(args.bots)
+    if not asked:
         raise RulesError("name at least one bot")
     players = args.players
     if players is None:
-        players = len(bots) if len(bots) > 1 else gi.default_players
+        players = len(asked) if len(asked) > 1 else gi.default_players
         players = max(gi.min_players, min(gi.max_players, players))
+    # a level's name is its bot's spec, at this table (a level is offered where it was separated)
+    preset = None if args.set else (args.rules or gi.default_preset)
+    bots = tuple(bot_specs(args.bots, gi.name, preset, players))
     if not tournament and len(bots) == 1:
         bots = bots * players
     if args.games < 1:
@@ -120,14 +137,24 @@ def _spec(args: argparse.Namespace, tournament: bool) -> SimSpec:
 
 
 def _play(args: argparse.Namespace, spec: SimSpec, console: Console) -> RunResult:
+    """Play the run; with --out each finished game's row is written as it comes (in the order
+    games finish: `_finish` writes them again in the games' order once the run ends)."""
     if args.out:
         _check_out(args.out)
     spec.check()
     label = f"{spec.game} x{args.games}"
-    if args.quiet:
-        return run(spec, args.games, args.jobs, args.backend, args.address)
-    with game_bar(label, args.games, console) as advance:
-        return run(spec, args.games, args.jobs, args.backend, args.address, advance)
+    writer = RowWriter(args.out, spec.players) if args.out else None
+    on_rows = writer.add if writer is not None else None
+    try:
+        if args.quiet:
+            return run(spec, args.games, args.jobs, args.backend, args.address, on_rows=on_rows)
+        with game_bar(label, args.games, console) as advance:
+            return run(
+                spec, args.games, args.jobs, args.backend, args.address, advance, on_rows=on_rows
+            )
+    finally:
+        if writer is not None:
+            writer.close()
 
 
 def _check_out(path: str) -> None:
@@ -135,37 +162,57 @@ def _check_out(path: str) -> None:
         raise RulesError(f"--out {path!r}: name a .csv or .jsonl file")
 
 
-def write_rows(rows: Sequence[dict[str, Any]], path: str | Path, players: int) -> Path:
-    """One row per game: JSONL as is; CSV with a column per seat for bots, points and ranks."""
-    out = Path(path)
-    if out.suffix == ".jsonl":
-        with out.open("w") as f:
-            for r in rows:
-                f.write(json.dumps(r, separators=(",", ":")) + "\n")
-        return out
-    if out.suffix != ".csv":
-        raise RulesError(f"--out {str(path)!r}: name a .csv or .jsonl file")
-    head = ["game", "seed", "first", "winners", "moves", "reason", "seconds"]
-    per_seat = [f"{k}_{s}" for k in ("bot", "points", "rank") for s in range(players)]
-    with out.open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(head + per_seat)
-        for r in rows:
-            w.writerow(
-                [
-                    r["game"],
-                    r["seed"],
-                    r["first"],
-                    " ".join(str(x) for x in r["winners"]),
-                    r["moves"],
-                    r["reason"],
-                    r["seconds"],
-                    *r["bots"],
-                    *r["points"],
-                    *r["ranks"],
-                ]
+class RowWriter:
+    """One row per game into a file as games finish: JSONL as is; CSV with a column per seat for
+    bots, points and ranks (a header first). Each row is flushed, so a run killed outright keeps
+    the games it finished."""
+
+    def __init__(self, path: str | Path, players: int) -> None:
+        self.path = Path(path)
+        if self.path.suffix not in (".jsonl", ".csv"):
+            raise RulesError(f"--out {str(path)!r}: name a .csv or .jsonl file")
+        self.file = self.path.open("w", newline="")
+        self.csv = csv.writer(self.file) if self.path.suffix == ".csv" else None
+        if self.csv is not None:
+            per_seat = [f"{k}_{s}" for k in ("bot", "points", "rank") for s in range(players)]
+            self.csv.writerow(
+                ["game", "seed", "first", "winners", "moves", "reason", "seconds", *per_seat]
             )
-    return out
+        self.file.flush()
+
+    def add(self, rows: Sequence[dict[str, Any]]) -> None:
+        for r in rows:
+            if self.csv is None:
+                self.file.write(json.dumps(r, separators=(",", ":")) + "\n")
+            else:
+                self.csv.writerow(
+                    [
+                        r["game"],
+                        r["seed"],
+                        r["first"],
+                        " ".join(str(x) for x in r["winners"]),
+                        r["moves"],
+                        r["reason"],
+                        r["seconds"],
+                        *r["bots"],
+                        *r["points"],
+                        *r["ranks"],
+                    ]
+                )
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def write_rows(rows: Sequence[dict[str, Any]], path: str | Path, players: int) -> Path:
+    """One row per game into a file, in the order given (see `RowWriter`)."""
+    writer = RowWriter(path, players)
+    try:
+        writer.add(rows)
+    finally:
+        writer.close()
+    return writer.path
 
 
 def _rate_row(r: Rate, fair: float) -> list[str]:
@@ -226,6 +273,8 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     spec = _spec(args, tournament=False)
     if args.plot and not str(args.plot).endswith(".png"):
         raise RulesError(f"--plot {args.plot!r}: name a .png file")
+    if args.plot:  # said before the games are played, not after
+        require("plots", "parlour simulate --plot", "matplotlib")
     res = _play(args, spec, console)
     s = _finish(args, spec, res, console)
     if s is not None:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-from matplotlib.axes import Axes
+from parlour.extras import needs
 
 from .stats import Rate, Summary
+
+with needs("plots", "parlour.sim.plots"):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_rates", "plot_summary"]
 

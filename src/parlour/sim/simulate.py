@@ -4,6 +4,11 @@ Reproducible from one master seed: game `i` is dealt from `game_seed(seed, i)` a
 seeded from that game seed and their seat, so a row depends only on `(spec, seed, i)` — never on
 `--jobs`, the backend or the order in which workers finish. Rows come back sorted by `i`.
 
+Duplicate deals (`duplicate`): each deal is played once per seat assignment — game `i` is deal
+`i // players` in rotation `i % players`, dealt from `game_seed(seed, i // players)` — so the
+bots swap the same cards and card luck cancels between the games of a deal (between two players:
+each deal twice, seats swapped). `parlour.sim.stats.paired_rate` scores such runs by deal.
+
 Seats. `bots` are listed in seat order. With `rotate` (the default) they turn round the table from
 game to game — in game `i` bot `k` sits in seat `(k + i) mod players` — so every bot plays every
 seat equally often and a seat's advantage does not pass for a bot's strength. A tournament instead
@@ -66,6 +71,8 @@ class SimSpec:
     seed: int = 0
     rotate: bool = True
     tournament: bool = False
+    # Each deal once per seat assignment (see the module docstring); needs `rotate`.
+    duplicate: bool = False
     # A game still going after this many moves is cut short: no winner, a tie for every seat.
     # (Bots can loop for ever under some house rules: see `play_game`.)
     max_moves: int | None = None
@@ -86,6 +93,14 @@ class SimSpec:
             object.__setattr__(self, "lineups", tuple(combos))
         elif len(self.bots) != n:
             raise RulesError(f"{len(self.bots)} bots named for {n} seats")
+        if self.duplicate and (self.tournament or not self.rotate):
+            raise RulesError(
+                "duplicate deals turn the bots round the table: not with a fixed seating"
+            )
+
+    def deal_seed(self, i: int) -> int:
+        """The seed game `i` is dealt from (with `duplicate`, shared by the games of a deal)."""
+        return game_seed(self.seed, i // self.players if self.duplicate else i)
 
     def make_game(self) -> Game[Any, Any]:
         return _game(self.game, self.players, self.rules, self.overrides)
@@ -122,11 +137,11 @@ def play_game(spec: SimSpec, i: int) -> Row:
 
     A game still going after `spec.max_moves` moves is cut short (`finished` False): no winner,
     no points and every seat ranked first, so that it counts as a tie. Most games end by
-    themselves, but a house rule can leave bots going round for ever (docs/studies.md has one
+    themselves, but a house rule can leave bots going round for ever (docs/lab/studies.md has one
     where two hint bots hand a card back and forth), and a run without a cap would then never
     end."""
     game = spec.make_game()
-    seed = game_seed(spec.seed, i)
+    seed = spec.deal_seed(i)
     seats = spec.seating(i)
     make = spec.maker or make_bot
     bots = [
@@ -207,8 +222,10 @@ def run(
     backend: str = "local",
     address: str | None = None,
     progress: Progress | None = None,
+    on_rows: Callable[[list[Row]], None] | None = None,
 ) -> RunResult:
-    """Play `games` games. Ctrl-C (KeyboardInterrupt) stops the run and keeps the finished games."""
+    """Play `games` games. Ctrl-C (KeyboardInterrupt) stops the run and keeps the finished games.
+    `on_rows` is told each batch of finished games as it comes (in the order they finish)."""
     spec.check()
     t0 = time.perf_counter()
     rows: list[Row] = []
@@ -216,6 +233,8 @@ def run(
 
     def done(batch: list[Row]) -> None:
         rows.extend(batch)
+        if on_rows is not None:
+            on_rows(batch)
         if progress is not None:
             progress(len(batch))
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Rate", "Summary", "summarize", "wilson"]
+__all__ = ["PairedRate", "Rate", "Summary", "paired_rate", "summarize", "wilson"]
 
 Z95 = 1.959963984540054
 
@@ -61,6 +61,54 @@ class Rate:
             "high": hi,
             "points": self.points,
         }
+
+
+@dataclass(frozen=True)
+class PairedRate:
+    """A score over duplicate deals (`SimSpec(duplicate=True)`): each deal's games averaged into
+    one figure, and the mean over deals with its 95% interval from their spread (the paired
+    design: the deal's luck, shared by its games, drops out of the comparison)."""
+
+    label: str
+    deals: int
+    games: int
+    rate: float
+    sd: float  # the spread of the deals' scores
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        if self.deals < 2:
+            return (0.0, 1.0)
+        half = Z95 * self.sd / math.sqrt(self.deals)
+        return (max(0.0, self.rate - half), min(1.0, self.rate + half))
+
+    def to_dict(self) -> dict[str, Any]:
+        lo, hi = self.interval
+        return {
+            "label": self.label,
+            "deals": self.deals,
+            "games": self.games,
+            "rate": self.rate,
+            "low": lo,
+            "high": hi,
+        }
+
+
+def paired_rate(
+    rows: Sequence[dict[str, Any]], players: int, score: Any, label: str = ""
+) -> PairedRate:
+    """Score rows of a duplicate run by deal: `score(row)` gives a game's figure (0..1); the games
+    of a deal are those numbered `d * players` to `d * players + players - 1` dealt from the same
+    seed (rows of runs on other master seeds are other deals). Only complete deals count."""
+    by_deal: dict[tuple[Any, int], list[float]] = defaultdict(list)
+    for r in rows:
+        by_deal[(r.get("seed"), int(r["game"]) // players)].append(float(score(r)))
+    means = [sum(v) / len(v) for v in by_deal.values() if len(v) == players]
+    if not means:
+        return PairedRate(label, 0, 0, 0.0, 0.0)
+    mean = sum(means) / len(means)
+    sd = statistics.stdev(means) if len(means) > 1 else 0.0
+    return PairedRate(label, len(means), len(means) * players, mean, sd)
 
 
 @dataclass(frozen=True)

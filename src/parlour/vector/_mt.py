@@ -1,7 +1,8 @@
 """Python's Mersenne Twister (`random.Random`) as arrays: one generator per game, stepped together.
 
-The reference engine shuffles with `GameRng(seed)`, a `random.Random` (MT19937). To deal the same
-cards and reshuffle the same way, each game here carries its generator as a row of 624 words:
+A reference engine may shuffle with `GameRng(seed)`, a `random.Random` (MT19937). For a batched
+engine to deal the same cards and reshuffle the same way, each game carries its generator as a
+row of 624 words:
 
 * `seed_block(seeds)` seeds each generator with CPython itself (`random.Random(seed)`, C code; the
   seeding algorithm, `init_by_array`, is a sequential loop that gains nothing from arrays) and
@@ -17,7 +18,7 @@ cards and reshuffle the same way, each game here carries its generator as a row 
 
 These are pure functions of their array arguments, written against the array namespace `xp`
 (NumPy here), apart from `seed_block`, which needs CPython's seeding. The one in-place update is
-the caller's (see `parlour.vector.whot`).
+the caller's (the batched engine of the game that uses it).
 """
 
 from __future__ import annotations

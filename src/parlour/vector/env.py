@@ -1,22 +1,24 @@
-"""`WhotVectorEnv`: B games of Whot! as one Gymnasium vector environment (gymnasium >= 1.0).
+"""`BatchedVectorEnv`: B games of a game as one Gymnasium vector environment (gymnasium >= 1.0).
 
-    from parlour.vector import WhotVectorEnv
-    env = WhotVectorEnv(num_envs=4096, players=2, rules="nigerian")
+    from parlour.vector import BatchedVectorEnv
+    env = BatchedVectorEnv("<game>", num_envs=4096, players=2, rules="<preset>")
     obs, info = env.reset(seed=1)
     while training:
         actions = policy(obs, info["action_mask"])       # (B,) ids, legal per the mask
         obs, rewards, terminated, truncated, info = env.step(actions)
 
-Every seat plays through the same environment: sub-environment i is one game, and the action given
-for it is the move of whoever is to move there (`info["to_play"]`, the seat the observation was
-made for). So self-play needs nothing more; a learner that plays one seat against fixed opponents
-answers for the other seats itself.
+It drives the game's batched engine (its manifest's `batched`, built by `parlour.vector.batched`)
+and knows no game itself. Every seat plays through the same environment: sub-environment i is one
+game, and the action given for it is the move of whoever is to move there (`info["to_play"]`, the
+seat the observation was made for). So self-play needs nothing more; a learner that plays one
+seat against fixed opponents answers for the other seats itself.
 
-* Observation: `WhotEncoding`'s float32 vector of the player to move's view, seats relative to
-  that player (`WhotBatch.observe`); once a game is over, the view of the player who moved last.
-* Action: `Discrete(57)` per game, `WhotEncoding`'s ids (`single_action_space`); `action_space` is
-  the batch (`MultiDiscrete`). `info["action_mask"]` (B, 57) bool marks the legal ids. An illegal
-  action raises ValueError and changes nothing.
+* Observation: the game encoding's float32 vector of the player to move's view, seats relative to
+  that player (the engine's `observe`); once a game is over, the view of the player who moved
+  last.
+* Action: `Discrete(num_actions)` per game, the encoding's ids (`single_action_space`);
+  `action_space` is the batch (`MultiDiscrete`). `info["action_mask"]` (B, num_actions) bool
+  marks the legal ids. An illegal action raises ValueError and changes nothing.
 * Reward: 0 until a game ends; then, for the seat that made the last move, +1 if it is among the
   winners and -1 if not. `info["rewards"]` (B, players) gives every seat's (+1 winners, -1 the
   others, as `outcome_rewards`), `info["mover"]` the seat that moved.
@@ -26,7 +28,7 @@ answers for the other seats itself.
   `reset(options={"reset_mask": mask})`).
 * Seeds: `reset(seed=s)` starts a stream of game seeds `first, first + 1, …` with `first` drawn
   from a generator seeded by s; games take them in the order they start. `info["seed"]` is each
-  game's seed: `parlour.make("whot", players, rules).new_game(seed=...)` replays it exactly.
+  game's seed: `parlour.make(game, players, rules).new_game(seed=...)` replays it exactly.
   `reset(options={"seeds": [...]})` deals the given seeds instead.
 """
 
@@ -40,24 +42,24 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from parlour.games.whot.rules import WhotRules
+from .dealer import Dealer
+from .protocol import BatchedGame
 
-from .whot import Dealer, WhotArrays, WhotBatch
-
-__all__ = ["WhotVectorEnv"]
+__all__ = ["BatchedVectorEnv"]
 
 F32 = npt.NDArray[np.float32]
 I64 = npt.NDArray[np.int64]
 
 
-class WhotVectorEnv(VectorEnv[F32, I64, npt.NDArray[Any]]):
-    """B games of Whot! stepped together (see the module docstring)."""
+class BatchedVectorEnv(VectorEnv[F32, I64, npt.NDArray[Any]]):
+    """B games of one game stepped together (see the module docstring)."""
 
     def __init__(
         self,
+        game: str,
         num_envs: int = 1024,
-        players: int = 2,
-        rules: str | WhotRules = "nigerian",
+        players: int | None = None,
+        rules: Any = None,
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         max_moves: int | None = None,
         deal_ahead: int | None = None,
@@ -68,9 +70,11 @@ class WhotVectorEnv(VectorEnv[F32, I64, npt.NDArray[Any]]):
             raise ValueError("num_envs must be at least 1")
         if max_moves is not None and max_moves < 1:
             raise ValueError("max_moves must be at least 1")
-        self.batch = WhotBatch(players, rules)
+        from . import batched
+
+        self.batch: BatchedGame = batched(game, players, rules)
         self.num_envs = num_envs
-        self.players = players
+        self.players = self.batch.players
         self.max_moves = max_moves
         self.autoreset_mode = (
             autoreset_mode
@@ -84,7 +88,7 @@ class WhotVectorEnv(VectorEnv[F32, I64, npt.NDArray[Any]]):
         self.single_action_space = spaces.Discrete(self.batch.num_actions)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.deal_ahead = deal_ahead or min(num_envs, 1024)
-        self.state: WhotArrays = self.batch.empty(0)
+        self.state: Any = self.batch.empty(0)
         self._dealer: Dealer | None = None
         self._pending_reset = np.zeros(num_envs, np.bool_)  # NEXT_STEP: reset at the next step
 
@@ -190,7 +194,7 @@ class WhotVectorEnv(VectorEnv[F32, I64, npt.NDArray[Any]]):
 
     # --- helpers ---------------------------------------------------------------------------------
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """(B, 57) bool: the legal actions of the player to move in each game."""
+        """(B, num_actions) bool: the legal actions of the player to move in each game."""
         return self.batch.legal_mask(self.state)
 
     def _info(

@@ -87,7 +87,8 @@ def test_forfeits_draws_and_the_win() -> None:
                   hands={"red": ["1", "3", "5", "8", "12"]})  # fmt: skip
     points.apply("1 rs5")
     assert events(points)[1:] == [Drew(0, "red"), Won((0,), ("red",))]
-    assert points.result().reason == "brought every pawn HOME (points: the point-score table)"
+    reason = points.result().reason
+    assert reason == "brought every pawn HOME; each player scores by the point-score table"
     stuck = make(rules="points", pawns={"red": ["rs5", "home", "home", "home"]},
                  hands={"red": ["3", "5", "8", "12", "12"]})  # fmt: skip
     stuck.apply("pass 8")
@@ -100,7 +101,8 @@ def test_the_result_names_no_colour_and_no_seat() -> None:
     state.apply("1 rs5")
     assert events(state)[-1] == Won((0, 2), ("red", "yellow"))
     reason = state.result().reason
-    assert reason == "brought every pawn HOME (points: pawns HOME)"
+    # in words a player reads (issue 31, item 18: it read "(points: pawns HOME)")
+    assert reason == "brought every pawn HOME; each player counts the pawns they have HOME"
     assert not any(word in reason for word in ("red", "yellow", "P1", "seat"))
 
 

@@ -240,6 +240,65 @@ def test_game_ends_when_all_books_are_made_and_most_books_wins() -> None:
     assert res.points == (8, 5, 0) and res.winners == (0,)
 
 
+# Two players hold two fifteens each, every other book made: with the call passing on after each
+# card (success_keeps_turn off) each takes a fifteen from the other in turn, and no book is made.
+SPLIT = {"dealer": 1, "hands": [["15 money", "15 society"], ["15 brains", "15 sport"]],
+         "books": [[3, 4, 5, 6, 7, 8], [9, 10, 11, 12, 13, 14]]}  # fmt: skip
+
+
+def test_a_card_handed_back_and_forth_ends_the_game_with_the_books_as_they_stand() -> None:
+    # issue 31, item 17: the sheet names no other end, and under success_keeps_turn off two
+    # players could pass the last split book back and forth for ever; the referee's reading,
+    # given_back_ends: one card given a third time since the last book ends the game there
+    st = make(2, success_keeps_turn=False).from_position(SPLIT)
+    for k, call in enumerate(["ask 2 for 15 brains", "ask 1 for 15 brains", "ask 2 for 15 brains"]):
+        assert not st.is_over, k
+        st.apply(call)
+        if not st.is_over:
+            st.apply("thank")
+    assert st.is_over and st.to_play is None and st.legal_moves() == []
+    res = st.result()
+    assert res.points == (6, 6) and res.winners == (0, 1)
+    assert "back and forth" in res.reason and "books stand" in res.reason
+    assert st.events[-1].kind == "game_over"
+
+
+def test_the_alternative_plays_on_and_the_keeping_rule_never_needs_it() -> None:
+    # given_back_ends 0: the sheet's game, which plays on (and may never end)
+    st = make(2, success_keeps_turn=False, given_back_ends=0).from_position(SPLIT)
+    for call in ["ask 2 for 15 brains", "ask 1 for 15 brains"] * 5:
+        st.apply(call)
+        st.apply("thank")
+    assert not st.is_over
+    # with the call kept after a card the caller makes the book: the rule does not apply
+    kept = make(2).from_position(SPLIT)
+    assert kept.game.given_back_limit == 0
+    kept.apply("ask 2 for 15 brains")
+    kept.apply("thank")
+    kept.apply("ask 2 for 15 sport")
+    kept.apply("thank")
+    assert kept.is_over and kept.result().points == (7, 6)
+
+
+@pytest.mark.parametrize("bot", ["random", "hint"])
+def test_every_game_ends_with_the_call_passing_on_after_each_card(bot: str) -> None:
+    # the issue saw 19 to 28 of 40 random games never end under success_keeps_turn off, and the
+    # hint bots loop the same way: now every one ends, by the books or by the card handed back
+    game = make(4, success_keeps_turn=False)
+    ended = 0
+    for seed in range(40):
+        st = game.new_game(seed=seed)
+        bots = [make_bot(bot, game, seed=seed + p) for p in range(4)]
+        for _ in range(20_000):
+            if st.is_over:
+                break
+            p = st.to_play
+            assert p is not None
+            st.apply(bots[p].choose(st.view(p), st.legal_moves()))
+        ended += st.is_over
+    assert ended == 40
+
+
 def test_ties_share_the_win() -> None:
     # seed 004: "The player who collects the most books, wins the game." (ties share: RULES-NOTES)
     books = [[3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13], [14]]

@@ -7,8 +7,11 @@ from collections import Counter
 import pytest
 
 import parlour
-from parlour.core import GameRng
+from parlour.core import GameRng, RulesError
+from parlour.core.options import option_table
+from parlour.core.registry import info
 from parlour.games.whot.cards import PACK, WHOT, card_text, parse_card
+from parlour.games.whot.rules import WhotRules
 
 
 def make(players: int = 2, rules: str = "nigerian", **opts: object) -> parlour.Game:  # type: ignore[type-arg]
@@ -226,3 +229,22 @@ def test_turn_up_rule_sets_turn_up_the_top_card_as_call_card(rules: str) -> None
             if m.kind == "play" and m.card != WHOT:
                 num, sym = card_text(m.card).split()
                 assert sym == top.split()[1] or num == top.split()[0]
+
+
+def test_the_packs_option_says_only_what_a_table_can_be() -> None:
+    # issue 31, item 17: its words said "two packs to 17 (18) and 21" while tables stop at 17;
+    # each figure it gives now holds, and none names a table larger than the game seats
+    doc = option_table(WhotRules)
+    (packs,) = [row.doc for row in doc if row.name == "packs"]
+    assert "17 (18)" not in packs and "21" not in packs
+    assert "two packs deal six each to the largest table, 17 players" in packs
+    assert info("whot").max_players == 17
+    turn_up = WhotRules(packs=1, opening="turn-up")
+    assert turn_up.for_table(8).packs == 1
+    with pytest.raises(RulesError):
+        turn_up.for_table(9)  # six each to 8 with a card turned up, not 9
+    assert WhotRules(packs=1).for_table(9).packs == 1  # the leader plays any card: 9
+    assert WhotRules(packs=1, deal=5, opening="turn-up").for_table(10).packs == 1
+    with pytest.raises(RulesError):
+        WhotRules(packs=1, deal=5, opening="turn-up").for_table(11)
+    assert WhotRules(packs=2, opening="turn-up").for_table(17).packs == 2

@@ -23,6 +23,7 @@ MANIFESTS = (
         engine="engine:SorryGame",
         describe="describe:describe_event",
         render="render:render",
+        guide="render:guide",
         bots={
             "greedy": "bots:GreedyBot",
             "hint": "hint:SorryHintBot",

@@ -27,7 +27,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from parlour.core import (
     Game,
@@ -38,6 +38,7 @@ from parlour.core import (
     SetupError,
     State,
     events_from_wire,
+    refuse,
     to_wire,
 )
 from parlour.core.formats import MatchFormat
@@ -77,6 +78,34 @@ _STEPS: dict[int, tuple[tuple[int, list[SorryMove]], ...]] = {c: ((c, _FWD[c]),)
 _STEPS[4] = ((-4, _BACK[4]),)
 _STEPS[10] = ((10, _FWD[10]), (-1, _BACK[1]))
 _STEPS[SORRY] = ()
+
+
+def _destinations(
+    steps: tuple[tuple[int, list[SorryMove]], ...],
+) -> list[tuple[tuple[int, list[SorryMove]], ...]]:
+    """For each relative place a pawn may move from (0..64), where each of a card's steps takes it
+    and the moves' table: forward by exact count (never past HOME), backward on the track
+    wrapping round, backward out of the safety zone onto the track. Looked up in the hot path
+    instead of worked out for every pawn."""
+    dests = []
+    for r in range(HOME):
+        row = []
+        for step, table in steps:
+            if step > 0:
+                nr = r + step
+                if nr > HOME:
+                    continue
+            elif r < TRACK:
+                nr = (r + step) % TRACK  # backward on the track wraps, never into safety
+            else:
+                nr = r + step  # backward out of the safety zone onto the track
+            row.append((nr, table))
+        dests.append(tuple(row))
+    return dests
+
+
+#: _DESTS[card][r]: (place reached, moves' table) for each step of the card from relative place r
+_DESTS = {card: _destinations(steps) for card, steps in _STEPS.items()}
 _ENTERS = {c: [SorryMove(c, ENTER, colour) for colour in range(4)] for c in (1, 2)}
 _SWAPS = [[SorryMove(11, SWAP, a, 0, b, 0) for b in range(TRACK)] for a in range(TRACK)]
 _SORRIES = [[SorryMove(SORRY, SORRY_MOVE, c, 0, b) for b in range(TRACK)] for c in range(4)]
@@ -92,8 +121,8 @@ _RESHUFFLED = Reshuffled()
 
 #: `Result.reason`: how a game was won, no player named (the edges say who, `Won` in words).
 REASONS = {
-    "regular": "brought every pawn HOME (points: pawns HOME)",
-    "points": "brought every pawn HOME (points: the point-score table)",
+    "regular": "brought every pawn HOME; each player counts the pawns they have HOME",
+    "points": "brought every pawn HOME; each player scores by the point-score table",
 }
 
 
@@ -123,6 +152,13 @@ class _Tables:
         self.players = players
         self.colour = colours
         self.ci_of_colour = {c: i for i, c in enumerate(colours)}
+        # a safety, START or HOME square's code -> the first pawn id of its colour index and the
+        # relative place a pawn stands on there: `_pawn_at` without working it out each time
+        self.off_track = {
+            code: (self.ci_of_colour[colour] << 2, rel_of_code(colour, code))
+            for code in range(TRACK, 88)
+            if (colour := colour_of_code(code)) in self.ci_of_colour
+        }
         self.seat = tuple(i % players for i in range(n))
         if rules.partnership:
             self.team = tuple(i % 2 for i in range(n))
@@ -294,10 +330,12 @@ class SorryGame(Game[SorryRules, "SorryState"]):
         from the player to move, the given top of the pack put back on it, then the regular
         game's card turned up — so a game without a position is the game of old of its seed."""
         unknown = sorted(set(spec) - set(_POSITION_KEYS))
-        if unknown:
-            raise SetupError(
-                f"position: unknown keys {', '.join(unknown)}; known: {', '.join(_POSITION_KEYS)}"
+        refuse(
+            (
+                unknown,
+                f"position: unknown keys {', '.join(unknown)}; known: {', '.join(_POSITION_KEYS)}",
             )
+        )
         t = self.t
         rules: SorryRules = self.rules
         s = SorryState.__new__(SorryState)
@@ -317,46 +355,53 @@ class SorryGame(Game[SorryRules, "SorryState"]):
                 pos[4 * ci] = EXIT
         if spec.get("pawns") is not None:
             pos = _position(t, spec["pawns"], pos)
-        for ci in range(t.n):
-            side = t.ctrl[ci]
-            if ci == side[0] and all(pos[cj * 4 : cj * 4 + 4].count(HOME) == 4 for cj in side):
-                who = " and ".join(t.name[cj] for cj in side)
-                raise SetupError(f"position: every {who} pawn is HOME, so the game would be over")
+        refuse(
+            *(
+                (
+                    ci == side[0] and all(pos[cj * 4 : cj * 4 + 4].count(HOME) == 4 for cj in side),
+                    f"position: every {' and '.join(t.name[cj] for cj in side)} pawn is HOME, "
+                    "so the game would be over",
+                )
+                for ci, side in enumerate(t.ctrl)
+            )
+        )
         s.pos = pos
         s.occ = _occupancy(t, pos)
         turn = spec.get("turn")
         s.cur = 0 if turn is None else _colour_index(t, turn, "turn")
         s.discard = _cards(spec.get("discard", []), "discard")
-        again = spec.get("again", False)
-        if not isinstance(again, bool):
-            raise SetupError("position: again is true or false")
+        s.again = again = spec.get("again", False)
+        card = spec.get("card")
         # A 2's second card: the 2 is on top of the discard pile; or the pack ran out as the 2
         # was played, the discards (the 2 among them) were shuffled into a new pack, and the
         # pile is empty -- a position then lists the pack, as position() does.
         just_shuffled = not s.discard and bool(spec.get("pack"))
-        if again and not just_shuffled and (not s.discard or s.discard[-1] != 2):
-            raise SetupError(
+        refuse(
+            (not isinstance(again, bool), "position: again is true or false"),
+            (
+                again and not just_shuffled and (not s.discard or s.discard[-1] != 2),
                 "position: again (a 2's second card) needs the 2 on the discard pile (or, the "
-                "pack having run out as the 2 was played, an empty pile and the new pack)"
-            )
-        if again and not t.two_on_play:
-            raise SetupError(
+                "pack having run out as the 2 was played, an empty pile and the new pack)",
+            ),
+            (
+                again and not t.two_on_play,
                 "position: again cannot be: with point_two_again off, a 2 played from the hand "
-                "gives no second card"
+                "gives no second card",
+            ),
+            (
+                card is not None and t.points,
+                "position: the point-score game has no card face up (cards are in hands)",
+            ),
+        )
+        s.card = 0 if card is None else _cards([card], "card")[0]
+        refuse(
+            (
+                spec.get("hands") is not None and not t.points,
+                "position: hands are held only in the point-score game",
             )
-        s.again = again
-        card = spec.get("card")
-        s.card = 0
-        if card is not None:
-            if t.points:
-                raise SetupError(
-                    "position: the point-score game has no card face up (cards are in hands)"
-                )
-            s.card = _cards([card], "card")[0]
+        )
         given_hands: dict[int, list[int]] = {}
         if spec.get("hands") is not None:
-            if not t.points:
-                raise SetupError("position: hands are held only in the point-score game")
             given_hands = _hands(t, spec["hands"], rules.hand_size)
         top = _cards(spec.get("pack", []), "pack")
         # every card is in one place: the pack has only so many of each (seed 003 rule 1)
@@ -364,11 +409,12 @@ class SorryGame(Game[SorryRules, "SorryState"]):
         listed = Counter(s.discard + top + [c for h in given_hands.values() for c in h])
         if s.card:
             listed[s.card] += 1
-        for c, k in sorted(listed.items()):
-            if k > pool[c]:
-                raise SetupError(
-                    f"position: {k} × {card_token(c)}, but the pack has only {pool[c]}"
-                )
+        refuse(
+            *(
+                (k > pool[c], f"position: {k} × {card_token(c)}, but the pack has only {pool[c]}")
+                for c, k in sorted(listed.items())
+            )
+        )
         pool -= listed
         rest = sorted(pool.elements())
         s.rng.shuffle(rest)
@@ -670,13 +716,14 @@ class SorryState(State):
         occ = self.occ
         out: list[SorryMove] = []
         app = out.append
-        steps = _STEPS[card]
+        dests = _DESTS[card]
         for cj in t.ctrl[ci]:
             base = cj << 2
+            top = base + 4  # pawn ids base..top-1 are this colour's
             code = t.code[cj]
             absc = t.abs[cj]
             in_start = False
-            for pid in range(base, base + 4):
+            for pid in range(base, top):
                 r = pos[pid]
                 if r < 0:
                     in_start = True
@@ -684,18 +731,9 @@ class SorryState(State):
                 if r == HOME:
                     continue
                 sq = code[r + 1]
-                for step, table in steps:
-                    if step > 0:
-                        nr = r + step
-                        if nr > HOME:
-                            continue
-                    elif r < TRACK:
-                        nr = (r + step) % TRACK  # backward on the track wraps, never into safety
-                    else:
-                        nr = r + step  # backward out of the safety zone onto the track
+                for nr, table in dests[r]:
                     if nr < TRACK:
-                        o = occ[absc[nr]]
-                        if o >= 0 and (o >> 2) == cj:
+                        if base <= occ[absc[nr]] < top:  # a pawn of the same colour (-1: none)
                             continue
                     elif nr != HOME and (
                         pos[base] == nr
@@ -863,12 +901,10 @@ class SorryState(State):
         legal move (the hot path: `_pawn_on` is the forgiving one)."""
         if code < TRACK:
             return self.occ[code]
-        colour = colour_of_code(code)
-        assert colour is not None
-        ci = self.t.ci_of_colour[colour]
-        rel = rel_of_code(colour, code)
-        for pid in range(ci << 2, (ci << 2) + 4):
-            if self.pos[pid] == rel:
+        base, rel = self.t.off_track[code]
+        pos = self.pos
+        for pid in range(base, base + 4):
+            if pos[pid] == rel:
                 return pid
         raise IllegalMove(f"no pawn on {square_name(code)}")  # pragma: no cover - legal moves only
 
@@ -972,7 +1008,8 @@ class SorryState(State):
 
     def _apply(self, move: Move, legal: list[Move] | None = None) -> None:
         """Carry out the legal `move`; `legal`, the legal moves it was chosen from, if known."""
-        move = cast(SorryMove, move)  # only legal moves reach here, and they are all SorryMoves
+        if TYPE_CHECKING:  # only legal moves reach here, all SorryMoves (no call at run time)
+            move = cast(SorryMove, move)
         t = self.t
         ci = self.cur
         ev = self.events

@@ -253,7 +253,8 @@ def evaluate(state: State) -> list[float]:
 # leaf is scored at the searcher's next turn (`settle`): after the others have answered its move
 # with the cards the determinization deals them. Every root move is tried on the same dealt futures
 # (`paired`): the learned chances differ between moves by a point or two, and common futures keep
-# the luck of the draw out of that comparison. Measured against three hint bots: see docs/bots.md.
+# the luck of the draw out of that comparison. Measured against three hint bots: see
+# docs/lab/ladder.md.
 SEARCH = SearchHelp(
     hint_policy,
     evaluate,

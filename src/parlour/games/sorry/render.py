@@ -11,14 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.markup import escape
-
 from .board import COLOURS, DIAMOND_NUMBER, EXIT_NUMBER, LETTERS, SLIDES, parse_square
 from .cards import CARD_TEXT, parse_card
-from .describe import describe_event
-from .events import view_events
 
-__all__ = ["render"]
+__all__ = ["guide", "render"]
 
 N = 16
 STYLE = {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green"}
@@ -148,8 +144,21 @@ def render(view: dict[str, Any], viewer: int | None = None, names: list[str] | N
             again = " (second card of a 2)" if view.get("again") else ""
             line += f" — card [bold]{card}[/]{again}: {text}"
         lines.append(line)
-    events = view_events(view)[-6:]
-    if events:
-        words = [escape(describe_event(ev, names)) for ev in events]
-        lines.append("[dim]" + " · ".join(words) + "[/]")
     return "\n".join(lines)
+
+
+def guide(rules: Any) -> str:
+    """What `help` adds at a Sorry! table: how to read the board."""
+    return "\n".join(
+        [
+            "[bold]The board[/] (each colour's side in its colour):",
+            "  ·         a track square; squares are named by side and number: r1–r15 along the"
+            " top, b1–b15 down the right, y1–y15 along the bottom, g1–g15 up the left",
+            "  ▶ ─ ─ ●   a slide: a pawn that stops on the ▶ of another colour's slide slides to"
+            " its ●, sending every pawn on the way back to START",
+            "  ◆         where a colour's safety zone ░ branches off towards HOME",
+            "  S4  H0    a colour's START (4 pawns in it) and HOME (0 home)",
+            "  R B Y G   a pawn of red, blue, yellow, green",
+            "The card drawn says what your pawns may do; type a move as listed, or its number.",
+        ]
+    )

@@ -27,6 +27,7 @@ MANIFESTS = (
         engine="tricks:TricksGame",
         describe="describe:describe_event",
         render="render:render",
+        guide="render:guide",
         bots={
             "greedy": "bots:TricksGreedyBot",
             "hint": "hint:TricksHintBot",
@@ -50,6 +51,7 @@ MANIFESTS = (
         engine="books:BooksGame",
         describe="describe:describe_event",
         render="render:render",
+        guide="render:guide",
         bots={
             "greedy": "bots:BooksGreedyBot",
             "hint": "hint:BooksHintBot",

@@ -119,6 +119,8 @@ class BooksGame(Game[BooksRules, "BooksState"]):
         if not 2 <= players <= 7:
             raise RulesError(f"Who's Who is for two to seven players, not {players}")
         self.everyone = frozenset(range(players))
+        #: given_back_ends where it applies (success_keeps_turn off), else 0: never.
+        self.given_back_limit = 0 if rules.success_keeps_turn else rules.given_back_ends
         # The table's knowledge after a call, built once: a card given is with the caller alone
         # (`only[p]`); a card refused is with neither the caller nor the player called on.
         self.only = tuple(frozenset((p,)) for p in range(players))
@@ -498,6 +500,12 @@ class BooksState(State):
         thank_you, keeps_turn = rules.thank_you, rules.success_keeps_turn
         getrandbits = rng.getrandbits
         turn, pending, over = self.turn, self.pending, self.is_over
+        # given_back_ends: each card's gifts since the last book, kept here as `_apply` reads
+        # them from the record this playout does not keep
+        gift_limit = g.given_back_limit
+        given: dict[Card, int] = {}
+        if gift_limit:
+            given = {parse_card(c): k for c, k in self._gifts_since_book().items()}
         self._legal = None
         steps = 0
         while steps < limit and not over:
@@ -525,6 +533,11 @@ class BooksState(State):
                     continue
                 hands[q].remove(card)
                 insert_card(hands[turn], card)
+                if gift_limit:
+                    given[card] = given.get(card, 0) + 1
+                    if given[card] >= gift_limit:
+                        over, pending = True, None
+                        continue
                 if thank_you:
                     pending = (q, card)
                     continue
@@ -537,6 +550,7 @@ class BooksState(State):
             if list(map(_NUMBER, hand)).count(number) == 4:
                 hand = hands[turn] = [c for c in hand if c.number != number]
                 books[turn].append(number)
+                given.clear()
                 if sum(map(len, books)) == len(NUMBERS):
                     over = True
                     continue
@@ -638,6 +652,11 @@ class BooksState(State):
             )
             ev = _CALLED.get((p, q, card, True))
             self.events.append(_called(p, q, card, True) if ev is None else ev)
+            limit = g.given_back_limit
+            if limit and self._times_given(CARD_TEXT[card]) >= limit:
+                # a card handed back and forth with no book made: the game ends there
+                self._finish()
+                return
             if g.rules.thank_you:
                 self.pending = (q, card)
             else:
@@ -694,8 +713,23 @@ class BooksState(State):
     def _over(self) -> bool:
         return sum(map(len, self.books)) == len(NUMBERS)
 
+    def _times_given(self, card: str) -> int:
+        """How many times `card` was given since the last book (the public record's calls)."""
+        return self._gifts_since_book().get(card, 0)
+
+    def _gifts_since_book(self) -> Counter[str]:
+        """Each card's times given since the last book, read off the public record."""
+        gifts: Counter[str] = Counter()
+        for entry in reversed(self.log):
+            if entry["kind"] == "book":
+                break
+            if entry["kind"] == "call" and entry["given"]:
+                gifts[entry["card"]] += 1
+        return gifts
+
     def _finish(self) -> None:
         self.is_over = True
+        self.pending = None
         res = self.result()
         self.events.append(GameOver(res.winners, res.points, "book"))
 
@@ -706,6 +740,9 @@ class BooksState(State):
         best = max(points)
         winners = tuple(p for p, x in enumerate(points) if x == best)
         reason = f"the most books ({best}) wins"
+        if not self._over():
+            # given_back_ends: one card went back and forth with no book made
+            reason = "a card went back and forth with no book made: the books stand; " + reason
         if len(winners) > 1:
             reason += "; the tie is shared"
         # Seed 004: "The player who collects the most books, wins the game."

@@ -17,7 +17,7 @@ from parlour.core.events import counted
 from .deck import COLOURS, NAMES, SUITS, parse_card
 from .describe import name_of, who_won
 
-__all__ = ["describe_card", "render"]
+__all__ = ["describe_card", "guide", "render"]
 
 _STYLE = {
     "money": "bold yellow",
@@ -52,7 +52,8 @@ def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
 
 def _seat_label(view: dict[str, Any], viewer: int | None, names: list[str], i: int) -> str:
     mark = "▶ " if view["to_play"] == i else "  "
-    you = " (you)" if i == viewer else ""
+    # " (you)" after the viewer's name, unless the name says it already ("You")
+    you = " (you)" if i == viewer and name_of(names, i).casefold() != "you" else ""
     return f"{mark}[{i + 1}] {_name(names, i)}{you}"
 
 
@@ -146,3 +147,25 @@ def _game_over(view: dict[str, Any], names: list[str]) -> str:
     else:  # a game set up from a finished position has no events
         said = " and ".join(name_of(names, w) for w in res["winners"])
     return f"[bold]Game over[/]: {escape(said)} — {escape(res['reason'])}"
+
+
+def guide(rules: Any) -> str:
+    """What `help` adds at a Who's Who table: the suits, and what the game of these rules asks."""
+    suits = "  ".join(_suit(s) for s in SUITS)
+    lines = [f"[bold]Suits[/]: {suits}; cards 3 to 15, each a character.", "▶: who is to play."]
+    if hasattr(rules, "must_follow"):  # Game No. 1: tricks
+        lines += [
+            "The player after the dealer names the [bold]Preference[/] suit (trumps) for the deal:"
+            " the highest Preference card played wins the trick; with none, the highest card of"
+            " the suit led.",
+            "Follow the suit led when you can." if rules.must_follow else "Any card may be played.",
+        ]
+    else:  # Game No. 2: books
+        lines += [
+            "On your call, ask a player for a card (e.g. 'ask 2 for 7 money'): if they hold it "
+            "they give it to you; four of a number make a book, laid down at once.",
+            "Say 'thank' for a card you were given before your next call, or it goes back."
+            if getattr(rules, "thank_you", False)
+            else "No thanks are needed for a card given.",
+        ]
+    return "\n".join(lines)

@@ -90,6 +90,18 @@ class BooksRules:
         'away)"; seed 004: "When a player fails to get the card called for, the turn to call goes '
         'to the player he last called on."',
     )
+    given_back_ends: int = option(
+        3,
+        "With success_keeps_turn off: the game ends when one card is given for this many times "
+        "since the last book, the books counted as they stand (0: never). A referee's reading: "
+        "the sheet is silent, and without it two players can hand the cards of an unfinished "
+        "book back and forth for ever. With success_keeps_turn on the caller keeps the call and "
+        "makes the book, and it does not apply.",
+        'seed 004: "The player who collects the most books, wins the game." (the sheet names no '
+        "other end: this one is ours)",
+        low=0,
+        high=52,
+    )
 
 
 TRICKS_PRESETS: dict[str, TricksRules] = {

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from typing import Any
 
-from parlour.core import Game, Move, Result, RulesError, SetupError, State, to_wire
+from parlour.core import Game, Move, Result, RulesError, SetupError, State, refuse, to_wire
 from parlour.core.formats import MatchFormat
 from parlour.core.options import rules_to_dict
 from parlour.core.rng import GameRng, fresh_seed
@@ -86,6 +86,11 @@ def winning_play(plays: Sequence[tuple[int, Card]], preference: str | None) -> t
 def trick_winner(plays: Sequence[tuple[int, Card]], preference: str | None) -> int:
     """The player winning the trick (so far): see `winning_play`."""
     return winning_play(plays, preference)[0]
+
+
+def _whole(value: Any) -> bool:
+    """A whole number given as one (not True or False, which Python counts as 1 and 0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class TricksGame(Game[TricksRules, "TricksState"]):
@@ -541,122 +546,160 @@ class TricksState(State):
         return {k: pos[k] for k in POSITION_KEYS}
 
     def _set_position(self, pos: Mapping[str, Any]) -> None:
+        """Read `pos` part by part (each reader names what is wrong with its part), checking the
+        rules that tie the parts together in tables as soon as the parts they need are read."""
         g = self.game
-        n, k = g.players, g.rules.hand_size
+        n, k, total = g.players, g.rules.hand_size, g.total_deals
         read.check_keys(pos, POSITION_KEYS)
-        if "hands" not in pos:
-            raise SetupError("position: 'hands' is needed, one list of cards per player")
-        raw = pos["hands"]
-        if not isinstance(raw, list | tuple) or len(raw) != n:
-            got = len(raw) if isinstance(raw, list | tuple) else "no"
-            raise SetupError(f"position gives {got} hands for {n} players")
+        raw: Any = pos.get("hands")
+        given = len(raw) if isinstance(raw, list | tuple) else "no"
+        refuse(
+            ("hands" not in pos, "position: 'hands' is needed, one list of cards per player"),
+            (given != n, f"position gives {given} hands for {n} players"),
+        )
         hands = [read.card_list(h, f"hand {p}") for p, h in enumerate(raw)]
         dealer = read.seat(pos.get("dealer", n - 1), "dealer", n)
         namer = (dealer + 1) % n
-        if "namer" in pos and read.seat(pos["namer"], "namer", n) != namer:
-            raise SetupError(
+        named = read.seat(pos["namer"], "namer", n) if "namer" in pos else namer
+        refuse(
+            (
+                named != namer,
                 f"position: the namer is the player on the dealer's left, {namer}, "
-                f"not {pos['namer']}"
+                f"not {pos.get('namer')}",
             )
+        )
         deal_log = self._read_deal_log(pos.get("deal_log", []))
         deals_done = pos.get("deals_done", len(deal_log))
-        total = g.total_deals
-        if (
-            not isinstance(deals_done, int)
-            or isinstance(deals_done, bool)
-            or not len(deal_log) <= deals_done <= total
-        ):
-            raise SetupError(
+        refuse(
+            (
+                not _whole(deals_done) or not len(deal_log) <= deals_done <= total,
                 f"position: deals_done must be a number from {len(deal_log)} (the deals in "
-                f"deal_log) to {total} (the deals of the game), not {deals_done!r}"
+                f"deal_log) to {total} (the deals of the game), not {deals_done!r}",
             )
+        )
         preference = pos.get("preference")
         if preference is not None:
             preference = read.suit(preference, "preference")
         phase = pos.get("phase", "prefer" if preference is None else "play")
-        if phase not in ("prefer", "play", "over"):
-            raise SetupError(f"position: phase is 'prefer', 'play' or 'over', not {phase!r}")
-        if (phase == "over") != (deals_done == total):
-            raise SetupError(
+        refuse(
+            (
+                phase not in ("prefer", "play", "over"),
+                f"position: phase is 'prefer', 'play' or 'over', not {phase!r}",
+            ),
+            (
+                (phase == "over") != (deals_done == total),
                 f"position: the game is over when all {total} deals are done; "
-                f"phase {phase!r} with {deals_done} done"
-            )
-        if phase == "prefer" and preference is not None:
-            raise SetupError("position: in phase 'prefer' the Preference suit is not named yet")
-        if phase == "play" and preference is None:
-            raise SetupError("position: phase 'play' needs the Preference suit ('preference')")
+                f"phase {phase!r} with {deals_done} done",
+            ),
+            (
+                phase == "prefer" and preference is not None,
+                "position: in phase 'prefer' the Preference suit is not named yet",
+            ),
+            (
+                phase == "play" and preference is None,
+                "position: phase 'play' needs the Preference suit ('preference')",
+            ),
+        )
         tricks = self._read_tricks(pos.get("tricks", []), namer, preference)
         raw_trick = pos.get("trick", [])
-        if not isinstance(raw_trick, list | tuple):
-            raise SetupError("position: trick is a list of [player, card] in the order played")
-        trick = [self._read_play(x, f"trick card {i}") for i, x in enumerate(raw_trick)]
-        leader = read.seat(
-            pos.get("leader", tricks[-1]["winner"] if tricks else namer), "leader", n
-        )
-        if tricks and leader != tricks[-1]["winner"]:
-            raise SetupError(
-                f"position: the winner of the last trick, {tricks[-1]['winner']}, leads the "
-                f"next, not {leader}"
+        refuse(
+            (
+                not isinstance(raw_trick, list | tuple),
+                "position: trick is a list of [player, card] in the order played",
             )
-        if phase != "play" and (trick or (tricks and phase == "prefer")):
-            raise SetupError(f"position: no card is played in phase {phase!r}")
-        if phase == "prefer" and leader != namer:
-            raise SetupError(f"position: the namer, {namer}, leads the first trick")
-        if len(trick) >= n:
-            raise SetupError(f"position: a trick on the table has fewer than {n} cards")
-        for i, (q, _) in enumerate(trick):
-            if q != (leader + i) % n:
-                raise SetupError(
+        )
+        trick = [self._read_play(x, f"trick card {i}") for i, x in enumerate(raw_trick)]
+        last_winner = tricks[-1]["winner"] if tricks else None
+        leader = read.seat(
+            pos.get("leader", namer if last_winner is None else last_winner), "leader", n
+        )
+        refuse(
+            (
+                last_winner is not None and leader != last_winner,
+                f"position: the winner of the last trick, {last_winner}, leads the next, "
+                f"not {leader}",
+            ),
+            (
+                phase != "play" and (trick or (tricks and phase == "prefer")),
+                f"position: no card is played in phase {phase!r}",
+            ),
+            (
+                phase == "prefer" and leader != namer,
+                f"position: the namer, {namer}, leads the first trick",
+            ),
+            (len(trick) >= n, f"position: a trick on the table has fewer than {n} cards"),
+            *(
+                (
+                    q != (leader + i) % n,
                     f"position: the trick is played in turn from its leader {leader}: "
-                    f"card {i} is player {(leader + i) % n}'s, not player {q}'s"
+                    f"card {i} is player {(leader + i) % n}'s, not player {q}'s",
                 )
+                for i, (q, _) in enumerate(trick)
+            ),
+        )
         # every card once: the hands, the table, the tricks and the cards laid aside
         used = [c for h in hands for c in h] + [c for _, c in trick]
         used += [parse_card(t) for tr in tricks for _, t in tr["cards"]]
         twice = sorted({str(c) for c in used if used.count(c) > 1})
-        if twice:
-            raise SetupError(f"position: cards appear twice: {', '.join(twice)}")
+        refuse((twice, f"position: cards appear twice: {', '.join(twice)}"))
         if "stock" in pos:
             stock = read.card_list(pos["stock"], "stock")
             every = used + stock
-            if len(every) != len(DECK) or set(every) != set(DECK):
-                missing = [str(c) for c in DECK if c not in every]
-                extra = sorted({str(c) for c in stock if every.count(c) > 1})
-                raise SetupError(
-                    "position: the hands, the trick, the tricks and the stock hold the pack once"
+            missing = [str(c) for c in DECK if c not in every]
+            extra = sorted({str(c) for c in stock if every.count(c) > 1})
+            refuse(
+                (
+                    len(every) != len(DECK) or set(every) != set(DECK),
+                    "position: the hands, the trick, the tricks and the stock hold the pack "
+                    "once"
                     + (f"; missing {', '.join(missing)}" if missing else "")
-                    + (f"; twice {', '.join(extra)}" if extra else "")
+                    + (f"; twice {', '.join(extra)}" if extra else ""),
                 )
+            )
         else:
             stock = [c for c in DECK if c not in set(used)]
             self.rng.shuffle(stock)
         # everyone was dealt alike and plays one card a trick
         in_trick = {q for q, _ in trick}
         dealt = [len(hands[p]) + len(tricks) + (p in in_trick) for p in range(n)]
-        if phase == "over":
-            if any(hands):
-                raise SetupError("position: when the game is over the hands are empty")
-        elif len(set(dealt)) != 1 or not 1 <= dealt[0] <= k:
-            raise SetupError(
-                f"position: every player was dealt the same number of cards, 1 to {k}: the hands "
-                f"with the cards played this deal make {', '.join(map(str, dealt))}"
-            )
-        elif not hands[(leader + len(trick)) % n]:
-            raise SetupError("position: the cards of this deal are all played")
+        playing = phase != "over"
+        refuse(
+            (
+                not playing and any(hands),
+                "position: when the game is over the hands are empty",
+            ),
+            (
+                playing and (len(set(dealt)) != 1 or not 1 <= dealt[0] <= k),
+                f"position: every player was dealt the same number of cards, 1 to {k}: the "
+                f"hands with the cards played this deal make {', '.join(map(str, dealt))}",
+            ),
+            (
+                playing and not hands[(leader + len(trick)) % n],
+                "position: the cards of this deal are all played",
+            ),
+        )
         counted = [sum(1 for tr in tricks if tr["winner"] == p) for p in range(n)]
         won = read.counts(pos.get("won", counted), "won", n)
-        if phase == "prefer" and any(won):
-            raise SetupError("position: no trick is won before the Preference suit is named")
-        if tricks and won != counted:
-            raise SetupError(
-                f"position: won must count the tricks won in 'tricks': {counted}, not {won}"
-            )
+        refuse(
+            (
+                phase == "prefer" and any(won),
+                "position: no trick is won before the Preference suit is named",
+            ),
+            (
+                tricks and won != counted,
+                f"position: won must count the tricks won in 'tricks': {counted}, not {won}",
+            ),
+        )
         earlier = [sum(d["won"][p] for d in deal_log) for p in range(n)]
         scores = read.counts(
             pos.get("scores", [e + w for e, w in zip(earlier, won, strict=True)]), "scores", n
         )
-        if any(s < w for s, w in zip(scores, won, strict=True)):
-            raise SetupError("position: scores count this deal's tricks too (scores >= won)")
+        refuse(
+            (
+                any(s < w for s, w in zip(scores, won, strict=True)),
+                "position: scores count this deal's tricks too (scores >= won)",
+            )
+        )
         self.dealer, self.namer, self.deal_no = dealer, namer, deals_done
         self.phase, self.preference, self.leader = phase, preference, leader
         self.turn = namer if phase == "prefer" else (leader + len(trick)) % n

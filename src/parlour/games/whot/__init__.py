@@ -24,13 +24,17 @@ MANIFESTS = (
         engine="engine:WhotGame",
         describe="describe:describe_event",
         render="render:render",
+        guide="render:guide",
         bots={
             "greedy": "bots:GreedyBot",
             "hint": "hint:WhotHintBot",
             "counter": "counter:CounterBot",
+            "learned": "learned.bot:LearnedBot",
         },
         search="hint:SEARCH",
         encoding="encoding:WhotEncoding",
+        batched="batched.engine:WhotBatch",
+        train="learned.selfplay:WhotSelfPlay",
         web=WebAssets("web", module="whot.js", stylesheet="whot.css"),
     ),
 )

@@ -15,7 +15,7 @@ every 2-cards that was played").
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from parlour.core import (
@@ -27,6 +27,7 @@ from parlour.core import (
     SetupError,
     State,
     events_from_wire,
+    refuse,
     rules_to_dict,
     to_wire,
 )
@@ -150,6 +151,81 @@ def _played(p: int, move: WhotMove) -> Played:
     if evs is None:
         evs = _PLAYED[move] = [Played(q, move) for q in range(64)]
     return evs[p]
+
+
+_POSITION_KEYS = {
+    "hands", "pile", "pack", "call", "to_play", "dealer", "direction", "pending_pick",
+    "pick_number", "pending_skip", "turn_cards", "turn_said", "straight_dir", "owed",
+    "empty_draws", "known", "pack_public",
+}  # fmt: skip
+
+
+def _whole(value: Any) -> bool:
+    """A whole number given as one (not True or False, which Python counts as 1 and 0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _owed_pairs(value: Any) -> bool:
+    return isinstance(value, list | tuple) and all(
+        isinstance(x, list | tuple) and len(x) == 2 and x[1] in ("last card", "semi-last card")
+        for x in value
+    )
+
+
+#: A position's plain values, each checked alone: key -> (its default for n players, whether a
+#: value is allowed with n players, the sentence when not; {last} is the last seat's number).
+_VALUES: dict[str, tuple[Callable[[int], Any], Callable[[Any, int], bool], str]] = {
+    "direction": (
+        lambda n: 1,
+        lambda v, n: v in (1, -1),
+        "direction is 1 (to the left) or -1",
+    ),
+    "pending_pick": (
+        lambda n: 0,
+        lambda v, n: _whole(v) and v >= 0,
+        "pending_pick is a number of cards",
+    ),
+    "turn_said": (
+        lambda n: [],
+        lambda v, n: isinstance(v, list | tuple) and all(x in DECLARATIONS for x in v),
+        "turn_said lists declarations: " + ", ".join(DECLARATIONS),
+    ),
+    "straight_dir": (
+        lambda n: 0,
+        lambda v, n: v in (-1, 0, 1),
+        "straight_dir is -1, 0 or 1",
+    ),
+    "owed": (
+        lambda n: [],
+        lambda v, n: _owed_pairs(v),
+        "owed lists [player, declaration] pairs, the declaration 'last card' or 'semi-last card'",
+    ),
+    "empty_draws": (
+        lambda n: 0,
+        lambda v, n: _whole(v) and 0 <= v < n,
+        "empty_draws counts players, from 0 to {last}",
+    ),
+    "known": (
+        lambda n: [[] for _ in range(n)],
+        lambda v, n: isinstance(v, list | tuple) and len(v) == n,
+        "known lists, per player, the cards all have seen",
+    ),
+}
+
+
+def _cards(value: Any, what: str) -> list[int]:
+    if not isinstance(value, list | tuple):
+        raise SetupError(f"position: {what} must be a list of cards")
+    try:
+        return [parse_card(str(t)) for t in value]
+    except IllegalMove as exc:
+        raise SetupError(f"position: {what}: {exc.reason}") from None
+
+
+def _seat(value: Any, what: str, n: int) -> int:
+    if not _whole(value) or not 0 <= value < n:
+        raise SetupError(f"position: {what} must be a seat from 0 to {n - 1}")
+    return int(value)
 
 
 class WhotGame(Game[WhotRules, "WhotState"]):
@@ -404,66 +480,61 @@ class WhotState(State):
             self._end_turn(dealer, top, check=False)  # the dealer said nothing, owes nothing
 
     def _set_position(self, pos: Mapping[str, Any]) -> None:
+        """Read `pos`: the cards first (hands, pile, pack, each once in the pack), the seats, the
+        call; then the plain values by `_VALUES`, and the rules that tie them to the cards."""
         n = self.n
-        known_keys = {
-            "hands", "pile", "pack", "call", "to_play", "dealer", "direction", "pending_pick",
-            "pick_number", "pending_skip", "turn_cards", "turn_said", "straight_dir", "owed",
-            "empty_draws", "known", "pack_public",
-        }  # fmt: skip
-        unknown = sorted(set(pos) - known_keys)
-        if unknown:
-            known = ", ".join(sorted(known_keys))
-            raise SetupError(f"position: unknown keys {', '.join(unknown)}; known: {known}")
-
-        def cards(value: Any, what: str) -> list[int]:
-            if not isinstance(value, list | tuple):
-                raise SetupError(f"position: {what} must be a list of cards")
-            try:
-                return [parse_card(str(t)) for t in value]
-            except IllegalMove as exc:
-                raise SetupError(f"position: {what}: {exc.reason}") from None
-
-        def seat(value: Any, what: str) -> int:
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
-                raise SetupError(f"position: {what} must be a seat from 0 to {n - 1}")
-            return value
-
-        if "hands" not in pos:
-            raise SetupError("position: 'hands' is needed, one list of cards per player")
-        raw_hands = pos["hands"]
-        if not isinstance(raw_hands, list | tuple) or len(raw_hands) != n:
-            got = len(raw_hands) if isinstance(raw_hands, list | tuple) else "no"
-            raise SetupError(f"position gives {got} hands for {n} players")
-        hands = [cards(h, f"hand {p}") for p, h in enumerate(raw_hands)]
-        pile = cards(pos.get("pile", []), "pile")
-        top_first = cards(pos.get("pack", []), "pack")
-        left = pack_counter(self.game.rules.packs)
+        game = self.game
+        unknown = sorted(set(pos) - _POSITION_KEYS)
+        raw_hands: Any = pos.get("hands")
+        given = len(raw_hands) if isinstance(raw_hands, list | tuple) else "no"
+        refuse(
+            (
+                unknown,
+                f"position: unknown keys {', '.join(unknown)}; "
+                f"known: {', '.join(sorted(_POSITION_KEYS))}",
+            ),
+            ("hands" not in pos, "position: 'hands' is needed, one list of cards per player"),
+            (given != n, f"position gives {given} hands for {n} players"),
+        )
+        hands = [_cards(h, f"hand {p}") for p, h in enumerate(raw_hands)]
+        pile = _cards(pos.get("pile", []), "pile")
+        top_first = _cards(pos.get("pack", []), "pack")
+        left = pack_counter(game.rules.packs)
         left.subtract(Counter(c for h in hands for c in h))
         left.subtract(Counter(pile + top_first))
         over = [card_text(c) for c, k in left.items() if k < 0]
-        if over:
-            raise SetupError(f"position uses more cards than the pack has: {', '.join(over)}")
-        for p, h in enumerate(hands):
-            if not h:
-                raise SetupError(f"position: player {p} has no cards, so the game would be over")
-        self.dealer = seat(pos.get("dealer", n - 1), "dealer")
-        self.current = seat(pos.get("to_play", (self.dealer + 1) % n), "to_play")
+        refuse(
+            (over, f"position uses more cards than the pack has: {', '.join(over)}"),
+            *(
+                (not h, f"position: player {p} has no cards, so the game would be over")
+                for p, h in enumerate(hands)
+            ),
+        )
+        self.dealer = _seat(pos.get("dealer", n - 1), "dealer", n)
+        self.current = _seat(pos.get("to_play", (self.dealer + 1) % n), "to_play", n)
         self.pack_public = bool(pos.get("pack_public", False))
+        refuse(
+            (
+                self.pack_public and sum(left.values()),
+                "position: a known pack ('pack_public') must list every card",
+            )
+        )
         if self.pack_public:
-            if sum(left.values()):
-                raise SetupError("position: a known pack ('pack_public') must list every card")
             self.pack = top_first[::-1]
         else:
             rest = sorted(left.elements())
             self.rng.shuffle(rest)
             self.pack = rest + top_first[::-1]
-        if not self.pack and self.game.market_ends:
-            raise SetupError(
-                "position: the market is empty, and with empty_pack=end that game is over"
-            )
+        call = pos.get("call")
+        refuse(
+            (
+                not self.pack and game.market_ends,
+                "position: the market is empty, and with empty_pack=end that game is over",
+            ),
+            (not pile and call is not None, "position: a call needs a call card on the pile"),
+        )
         self.hands = hands
         self.pile = pile
-        call = pos.get("call")
         if pile:
             self.lacks = 1 << 5 * n
             top = pile[-1]
@@ -475,61 +546,55 @@ class WhotState(State):
                 self.call_num = -1
             else:
                 self.call_sym, self.call_num = top & 7, top >> 3
-                if call is not None and self._symbol(call) != top & 7:
-                    raise SetupError(f"position: the call card {card_text(top)} calls no {call}")
-        elif call is not None:
-            raise SetupError("position: a call needs a call card on the pile")
-        direction = pos.get("direction", 1)
-        if direction not in (1, -1):
-            raise SetupError("position: direction is 1 (to the left) or -1")
-        self.direction = direction
-        pick = pos.get("pending_pick", 0)
-        if not isinstance(pick, int) or isinstance(pick, bool) or pick < 0:
-            raise SetupError("position: pending_pick is a number of cards")
-        self.pending_pick = pick
-        if pick:
-            number = pos.get("pick_number")
-            if not isinstance(number, int) or number not in self.game.power_of:
-                raise SetupError("position: a pending pick needs the 'pick_number' of its card")
-            self.pick_num = number
+                refuse(
+                    (
+                        call is not None and self._symbol(call) != top & 7,
+                        f"position: the call card {card_text(top)} calls no {call}",
+                    )
+                )
+        # the plain values, each checked alone by its row of _VALUES
+        values = {}
+        for key, (default, allowed, sentence) in _VALUES.items():
+            value = pos.get(key, default(n))
+            refuse((not allowed(value, n), "position: " + sentence.format(last=n - 1)))
+            values[key] = value
+        self.direction = values["direction"]
+        self.pending_pick = pick = values["pending_pick"]
         self.pending_skip = bool(pos.get("pending_skip", False))
-        self.turn_cards = cards(pos.get("turn_cards", []), "turn_cards")
-        if self.turn_cards and pile[-len(self.turn_cards) :] != self.turn_cards:
-            raise SetupError("position: the turn's cards must be the last cards of the pile")
-        said = pos.get("turn_said", [])
-        if not isinstance(said, list | tuple) or any(x not in DECLARATIONS for x in said):
-            raise SetupError(f"position: turn_said lists declarations: {', '.join(DECLARATIONS)}")
-        self.turn_said = list(said)
-        straight = pos.get("straight_dir", 0)
-        if straight not in (-1, 0, 1):
-            raise SetupError("position: straight_dir is -1, 0 or 1")
-        self.straight_dir = straight
-        owed = pos.get("owed", [])
-        if not isinstance(owed, list | tuple) or any(
-            not isinstance(x, list | tuple)
-            or len(x) != 2
-            or x[1] not in ("last card", "semi-last card")
-            for x in owed
-        ):
-            raise SetupError(
-                "position: owed lists [player, declaration] pairs, the declaration 'last card' "
-                "or 'semi-last card'"
-            )
-        self.owed = tuple((seat(q, "an owing player"), str(d)) for q, d in owed)
-        for _, need in self.owed:
-            if need not in self.game.declares:
-                raise SetupError(f"position: owed names '{need}', which these rules do not ask for")
-        dry = pos.get("empty_draws", 0)
-        if not isinstance(dry, int) or isinstance(dry, bool) or not 0 <= dry < n:
-            raise SetupError(f"position: empty_draws counts players, from 0 to {n - 1}")
-        self.dry = dry
-        known = pos.get("known", [[] for _ in range(n)])
-        if not isinstance(known, list | tuple) or len(known) != n:
-            raise SetupError("position: known lists, per player, the cards all have seen")
-        self.known = [cards(k, f"known {p}") for p, k in enumerate(known)]
-        for p, k in enumerate(self.known):
-            if Counter(k) - Counter(hands[p]):
-                raise SetupError(f"position: known cards of player {p} are not all in the hand")
+        self.turn_said = list(values["turn_said"])
+        self.straight_dir = values["straight_dir"]
+        self.dry = values["empty_draws"]
+        number: Any = pos.get("pick_number")
+        self.turn_cards = turn = _cards(pos.get("turn_cards", []), "turn_cards")
+        self.owed = tuple((_seat(q, "an owing player", n), str(d)) for q, d in values["owed"])
+        self.known = [_cards(k, f"known {p}") for p, k in enumerate(values["known"])]
+        # and the rules that tie them to the cards and the rules
+        refuse(
+            (
+                pick and (not isinstance(number, int) or number not in game.power_of),
+                "position: a pending pick needs the 'pick_number' of its card",
+            ),
+            (
+                turn and pile[-len(turn) :] != turn,
+                "position: the turn's cards must be the last cards of the pile",
+            ),
+            *(
+                (
+                    need not in game.declares,
+                    f"position: owed names '{need}', which these rules do not ask for",
+                )
+                for _, need in self.owed
+            ),
+            *(
+                (
+                    Counter(k) - Counter(hands[p]),
+                    f"position: known cards of player {p} are not all in the hand",
+                )
+                for p, k in enumerate(self.known)
+            ),
+        )
+        if pick:
+            self.pick_num = number
 
     @staticmethod
     def _symbol(word: Any) -> int:

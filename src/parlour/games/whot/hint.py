@@ -347,7 +347,7 @@ def likely(state: State, seat: int) -> bool:
 # (`settle`), not in the middle of someone's turn.
 # A bot spec may name either rule, as model or playout (`ismcts:model=greedy,playout=greedy`).
 # `likely` (what the draws say of a hand) is there for a spec to ask for (`likely=1`): it measured
-# no gain (docs/bots.md, run 9), and the Whot! search's figures were measured without it.
+# no gain (docs/lab/ladder.md, run 9), and the Whot! search's figures were measured without it.
 SEARCH = SearchHelp(
     hint_policy,
     evaluate,

@@ -11,7 +11,7 @@ from parlour.core.events import counted
 
 from .describe import describe_event
 
-__all__ = ["describe_card", "render"]
+__all__ = ["describe_card", "guide", "render"]
 
 _STYLE = {
     "circle": ("●", "bold red"),
@@ -36,6 +36,40 @@ def _name(names: list[str], i: int) -> str:
     return escape(names[i]) if 0 <= i < len(names) else f"P{i + 1}"
 
 
+def _you(names: list[str], i: int, viewer: int | None) -> str:
+    """ " (you)" after the viewer's name — unless the name already says it ("You")."""
+    if i != viewer or (0 <= i < len(names) and names[i].casefold() == "you"):
+        return ""
+    return " (you)"
+
+
+# What each power does, in a few words, for the terminal's help.
+_POWERS = {
+    "hold_on": "hold on: everyone else is skipped and you play again",
+    "pick_two": "pick two: the next player picks two unless they answer with the same number",
+    "pick_three": "pick three: the next player picks three unless they answer with the same number",
+    "suspension": "suspension: the next player misses a turn",
+    "general_market": "general market: everyone else picks one card and you play again",
+}
+
+
+def guide(rules: Any) -> str:
+    """What `help` adds at a Whot! table: the cards' symbols and the powers of these rules."""
+    symbols = "  ".join(f"[{style}]{glyph}[/] {sym}" for sym, (glyph, style) in _STYLE.items())
+    lines = [
+        f"[bold]Cards[/]: {symbols}; a star card scores double ([bold yellow]7★[/] star (14)); "
+        "[bold white on black] WHOT [/] (20) follows anything and calls the symbol to follow.",
+        "Play a card of the call card's symbol or number; nothing follows: draw from the market.",
+    ]
+    powers = [(n, p) for n, p in rules.powers]
+    if powers:
+        lines.append("[bold]Powers in these rules[/]:")
+        lines.extend(f"  {n}: {_POWERS.get(p, p.replace('_', ' '))}" for n, p in powers)
+    else:
+        lines.append("No card has a power in these rules.")
+    return "\n".join(lines)
+
+
 def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
     lines = []
     n = view["players"]
@@ -43,7 +77,7 @@ def render(view: dict[str, Any], viewer: int | None, names: list[str]) -> str:
     seats = []
     for i in range(n):
         mark = "▶ " if view["to_play"] == i else "  "
-        who = _name(names, i) + (" (you)" if i == viewer else "")
+        who = _name(names, i) + _you(names, i, viewer)
         known = view["known"][i]
         extra = f", known: {', '.join(known)}" if known and i != viewer else ""
         held = counted(view["hand_counts"][i], "card")

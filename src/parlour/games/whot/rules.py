@@ -28,8 +28,8 @@ class WhotRules:
         "Number of 54-card packs shuffled together; 0: by the size of the table, as the rule "
         "set's source advises — one pack below `two_packs_from` players, two from it (and two "
         "whenever one cannot deal every hand). One pack deals six cards each to 8 players with a "
-        "card turned up (9 when the leader plays any card), five each to 10; two packs to 17 "
-        "(18) and 21.",
+        "card turned up (9 when the leader plays any card), five each to 10; two packs deal six "
+        "each to the largest table, 17 players.",
         'seed 000: "For Two or any number of Players"; "For more than five players it is '
         'desirable (though not essential) to use two packs"; seed 002: "If there are many '
         'players, (four or more), it is advisable to mix two Whot-card decks into one".',

@@ -21,8 +21,9 @@ router = APIRouter(tags=["games"])
 
 @router.get("/api/games", summary="The games, presets, options and bots")
 async def list_games() -> list[dict[str, Any]]:
+    """The games in the order the house registers them (the first is the one a lobby opens on)."""
     out = []
-    for name, gi in sorted(all_games().items()):
+    for name, gi in all_games().items():
         d = gi.describe()
         d["bots"] = bot_names(name)
         d["levels"] = levels_for(name)  # bot strength in plain words (server/levels.py)

@@ -29,8 +29,8 @@ class CreateTable(BaseModel):
     )
     bots: dict[int, str] = Field(
         default_factory=dict,
-        description="seat → a level (easy, medium, hard, expert: GET /api/games gives each game's) "
-        "or a bot spec, for seats played by bots",
+        description="seat → a level (easy, medium, hard, expert, master: GET /api/games gives "
+        "each game's) or a bot spec, for seats played by bots",
         examples=[{"1": "hard", "2": "random"}],
     )
     move_clock: float | None = Field(
@@ -68,6 +68,18 @@ class CreateTable(BaseModel):
         description="a rated table: every person seated is a logged-in account (the host too), "
         "and each finished game moves the players' ratings (bots are rated by kind)",
     )
+    here: dict[int, str] = Field(
+        default_factory=dict,
+        description="pass and play: seat → the name of another person at the host's device; "
+        "each such seat gets its own token (in the answer's `here`), as a friend who joins "
+        "does. Not at a rated table",
+        examples=[{"1": "Bob"}],
+    )
+
+
+class Joined(BaseModel):
+    seat: int
+    token: str = Field(description="secret seat token: send it in the websocket hello")
 
 
 class TableCreated(BaseModel):
@@ -76,16 +88,16 @@ class TableCreated(BaseModel):
     host_token: str = Field(description="secret: lets its holder start the next game or close")
     seat: int | None = Field(description="the host's seat, when a name was given")
     token: str | None = Field(description="secret seat token (the host token, when seated)")
+    here: list[Joined] = Field(
+        default_factory=list,
+        description="the seats of the other people at the host's device (pass and play), each "
+        "with its secret token",
+    )
 
 
 class Join(BaseModel):
     name: str = Field(description="display name, 1–32 characters", examples=["Ada"])
     seat: int | None = Field(None, description="a free seat; default the first free one")
-
-
-class Joined(BaseModel):
-    seat: int
-    token: str = Field(description="secret seat token: send it in the websocket hello")
 
 
 class Problem(BaseModel):

@@ -1,5 +1,7 @@
 """Ratings over HTTP: a game's leaderboard by rule preset, and a player's profile — an account's
-or a bot kind's (`bot:hint`): ratings, rating history, games with links to their review."""
+or a bot kind's (`bot:hint`): ratings, rating history, games with links to their review. Each
+rating comes with the number people see (`rating`, 1500-based, and `provisional`:
+`ratings.shown`), and a bot with the name people know it by (its level's: "hard bot")."""
 
 from __future__ import annotations
 
@@ -7,9 +9,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
+from parlour.bots.levels import bot_name
 from parlour.core.registry import games as all_games
 
 from ..accounts import name_key
+from ..ratings import for_people, shown
 from ..tables import TableError
 from .deps import DbDep
 from .models import ERRORS
@@ -47,12 +51,21 @@ async def leaderboard(
     rows = await db.call(db.store.ratings.leaderboard, game, preset, limit)
     for row in rows:
         row["link"] = _link(row)
+        name_bot(row, game)
     presets = sorted(all_games()[game].presets)
-    return {"game": game, "preset": preset, "presets": presets, "players": rows}
+    return {"game": game, "preset": preset, "presets": presets, "players": for_people(rows)}
 
 
 def _link(row: dict[str, Any]) -> str:
     return f"/players/{row['name'] if row['kind'] == 'account' else row['player']}"
+
+
+def name_bot(row: dict[str, Any], game: str) -> None:
+    """A bot's row named as people know it in `game`: after its level ("hard bot"), its kind
+    (`bot`: "greedy") kept for the details."""
+    if row["kind"] == "bot":
+        row["bot"] = row["player"].removeprefix("bot:")
+        row["name"] = bot_name(row["bot"], game)
 
 
 @router.get(
@@ -72,4 +85,13 @@ async def player(name: Annotated[str, Path(max_length=64)], db: DbDep) -> dict[s
         raise TableError(f"no player {name!r}", 404, "unknown_player")
     for r in out["ratings"]:
         r["leaderboard"] = f"/leaderboard/{r['game']}?preset={r['preset']}"
+        r["rating"], r["provisional"] = shown(r["mu"], r["sigma"])
+        name_bot(r, r["game"])
+    for h in out["history"]:
+        h["rating"], h["provisional"] = shown(h["mu"], h["sigma"])
+    if out["kind"] == "bot":
+        # a bot kind may be a different level in each game: named by each, the kind beside
+        out["bot"] = key.removeprefix("bot:") if key else ""
+        names = sorted({r["name"] for r in out["ratings"]})
+        out["name"] = " / ".join(names) if names else f"{out['bot']} bot"
     return out

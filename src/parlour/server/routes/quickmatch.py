@@ -55,6 +55,11 @@ class QuickAsk(BaseModel):
         description="the entry's ticket (a logged-in person's entry is found without it)",
     )
     wait: float = Field(0.0, ge=0, le=60, description="seconds to wait for a change (long poll)")
+    quiet: bool = Field(
+        False,
+        description='no entry is an answer, not an error: `{"status": "none"}` (200) '
+        "instead of 404 — for a page asking whether this browser or account is queued at all",
+    )
 
 
 ENTRY = (
@@ -98,7 +103,12 @@ async def join(
     description=ENTRY,
 )
 async def status(body: QuickAsk, quick: QuickDep, account: OptionalAccountDep) -> dict[str, Any]:
-    return await quick.entry(body.ticket, None if account is None else account.id, body.wait)
+    try:
+        return await quick.entry(body.ticket, None if account is None else account.id, body.wait)
+    except TableError as exc:
+        if body.quiet and exc.code == "no_entry":
+            return {"status": "none"}
+        raise
 
 
 @router.post(

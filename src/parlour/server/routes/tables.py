@@ -27,7 +27,7 @@ async def create_table(
 ) -> TableCreated:
     """Anyone may open a table; a logged-in host's seat is the account's, and a rated table
     (`rated: true`) needs a logged-in host."""
-    code, host_token, seat = await gateway.create(
+    code, host_token, seat, here = await gateway.create(
         client,
         game=body.game,
         players=body.players,
@@ -46,6 +46,7 @@ async def create_table(
         on_timeout=body.on_timeout,
         rated=body.rated,
         host_account=None if account is None else (account.id, account.username),
+        here=body.here,
     )
     return TableCreated(
         code=code,
@@ -53,6 +54,7 @@ async def create_table(
         host_token=host_token,
         seat=seat,
         token=host_token if seat is not None else None,
+        here=[Joined(seat=s, token=token) for s, token in sorted(here.items())],
     )
 
 

@@ -122,9 +122,10 @@ export async function leaderboardPage(root, game) {
   presetSel.addEventListener("change", () => { location.search = "?preset=" + encodeURIComponent(presetSel.value); });
   const rows = data.players.map((p) => h("tr", {"data-player": p.player},
     h("td", {}, String(p.rank)),
-    h("th", {scope: "row"}, h("a", {href: p.link}, p.name), p.kind === "bot" ? h("span", {class: "muted small"}, " (bot)") : null),
-    h("td", {}, num(p.ordinal)), h("td", {class: "wide-only"}, `${num(p.mu)} ± ${num(p.sigma)}`),
-    h("td", {}, String(p.games)), h("td", {}, pct(p.win_rate))));
+    h("th", {scope: "row"}, h("a", {href: p.link}, p.name), p.kind === "bot" ? h("span", {class: "muted small wide-only"}, ` (${p.bot || "bot"})`) : null),
+    h("td", {class: "rating"}, ratingCell(p)),
+    h("td", {}, String(p.games)), h("td", {}, pct(p.win_rate)),
+    h("td", {class: "wide-only muted small"}, `${num(p.mu)} ± ${num(p.sigma)}`)));
   fill(root,
     h("h1", {}, `Leaderboard: ${title}`),
     h("section", {class: "card"},
@@ -133,11 +134,11 @@ export async function leaderboardPage(root, game) {
         ? h("div", {class: "scroll-x", tabindex: 0, role: "region", "aria-label": "Leaderboard"},
           h("table", {class: "ranking", id: "leaderboard"},
             h("caption", {class: "sr-only"}, `Rated players of ${title}, ${data.preset} rules, best first`),
-            h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Skill (μ ± σ)", "Games", "Won"].map((c) =>
-              h("th", {scope: "col", class: c.startsWith("Skill") ? "wide-only" : null}, c)))),
+            h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Games", "Won", "Model (μ ± σ)"].map((c) =>
+              h("th", {scope: "col", class: c.startsWith("Model") ? "wide-only" : null}, c)))),
             h("tbody", {}, rows)))
         : h("p", {class: "muted", id: "leaderboard-empty"}, "No rated games of these rules yet: open a rated table from the lobby."),
-      h("p", {class: "muted small"}, "Rating = μ − 3σ (openskill, Plackett–Luce): a cautious estimate that rises as games make it surer.")),
+      ratingWords()),
     h("p", {}, h("a", {href: "/"}, "Back to the tables")));
 }
 
@@ -156,7 +157,7 @@ export async function playerPage(root, name) {
         h("thead", {}, h("tr", {}, ["Game", "Rules", "Rating", "Games", "Won"].map((c) => h("th", {scope: "col"}, c)))),
         h("tbody", {}, p.ratings.map((r) => h("tr", {},
           h("th", {scope: "row"}, h("a", {href: r.leaderboard}, r.game)), h("td", {}, r.preset),
-          h("td", {}, num(r.ordinal)), h("td", {}, String(r.games)), h("td", {}, pct(r.win_rate)))))))
+          h("td", {class: "rating"}, ratingCell(r)), h("td", {}, String(r.games)), h("td", {}, pct(r.win_rate)))))))
     : h("p", {class: "muted"}, "No rated games yet.");
   const rates = Object.entries(p.win_rate);
   const games = p.games.length
@@ -166,8 +167,8 @@ export async function playerPage(root, name) {
       " ", h("a", {href: g.record, download: `parlour-${g.id}.json`, class: "small"}, "record"))))
     : h("p", {class: "muted"}, "No finished games yet.");
   fill(root,
-    h("h1", {}, p.name, p.kind === "bot" ? h("span", {class: "muted small"}, " (a bot)") : null),
-    h("section", {class: "card"}, h("h2", {}, "Ratings"), ratings),
+    h("h1", {}, p.name, p.kind === "bot" ? h("span", {class: "muted small"}, ` (a bot: ${p.bot})`) : null),
+    h("section", {class: "card"}, h("h2", {}, "Ratings"), ratings, p.ratings.length ? ratingWords() : null),
     h("section", {class: "card"}, h("h2", {}, "Rating over the rated games"), chart(p, (root.clientWidth || 640) - 40)),
     h("section", {class: "card"}, h("h2", {}, "Win rate by game"),
       rates.length ? h("ul", {class: "plain", id: "win-rates"}, rates.map(([g, t]) => h("li", {}, `${g}: ${pct(t.rate)} (${t.won} of ${t.played})`)))
@@ -176,37 +177,55 @@ export async function playerPage(root, name) {
     h("p", {}, h("a", {href: "/"}, "Back to the tables")));
 }
 
-/** The rating (μ − 3σ) after each rated game, one line per game and rules, drawn as SVG; each line
- * starts where every newcomer starts (μ 25, σ 25/3: a rating of 0). As wide as the page (so its
- * words keep their size on a phone), 640 at most. */
+/** A rating as people read it: "1612", or "1420?" while provisional (too few games to be sure). */
+function ratingCell(r) {
+  return h("span", {"data-rating": r.rating, title: r.provisional ? "provisional: too few games yet for the rating to be sure" : null},
+    String(r.rating), r.provisional ? h("abbr", {class: "provisional", title: "provisional"}, "?") : null);
+}
+
+/** What the numbers mean, the model one tap away. */
+function ratingWords() {
+  return h("div", {class: "rating-words small"},
+    h("p", {class: "muted"}, "Everyone starts at 1500; a win against stronger players raises a rating more. ",
+      h("strong", {}, "?"), " marks a provisional rating: too few games yet for it to be sure. The leaderboard lists the sure ratings first."),
+    h("details", {}, h("summary", {}, "How ratings are worked out"),
+      h("p", {}, "Each rated game moves the players' ratings by their places in it, with openskill's Plackett–Luce model: ",
+        "a skill μ and an uncertainty σ for each player (μ 25, σ 25/3 to start). The rating shown is 1500 + 42 × (μ − 25), ",
+        "never below 0, provisional while σ is above 6 — about the first ten games of two players.")));
+}
+
+/** The rating after each rated game, one line per game and rules, drawn as SVG; each line starts
+ * where every newcomer starts (1500). As wide as the page (so its words keep their size on a
+ * phone), 640 at most. */
 function chart(p, width) {
   if (!p.history.length) return h("p", {class: "muted"}, "The chart starts with the first rated game.");
   const W = Math.round(Math.max(300, Math.min(640, width))), H = 220, L = 40, R = 10, T = 12, B = 28;
   const lines = {};
   p.history.forEach((e, k) => {
     const key = `${e.game} · ${e.preset}`;
-    if (!lines[key]) lines[key] = [{k, v: 0, e: null}];
-    lines[key].push({k: k + 1, v: e.ordinal, e});
+    if (!lines[key]) lines[key] = [{k, v: START, e: null}];
+    lines[key].push({k: k + 1, v: e.rating, e});
   });
-  const values = p.history.map((e) => e.ordinal);
-  const lo = Math.floor(Math.min(0, ...values) / 5) * 5, hi = Math.ceil(Math.max(5, ...values) / 5) * 5;
+  const values = p.history.map((e) => e.rating);
+  const lo = Math.floor(Math.min(START - 100, ...values) / 100) * 100, hi = Math.ceil(Math.max(START + 100, ...values) / 100) * 100;
   const n = p.history.length;
   const x = (k) => L + (k / n) * (W - L - R);
   const y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
   const ticks = [lo, (lo + hi) / 2, hi];
   const names = Object.keys(lines);
-  // its width through the style property, not a style attribute: the pages' CSP allows no inline styles
-  const chart = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart rating-chart", id: "rating-chart", role: "img",
+  const svg = s("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart rating-chart", id: "rating-chart", role: "img",
     "aria-label": `${p.name}'s rating after each of ${n} rated games: ` +
-      names.map((nm) => `${nm} from 0 to ${num(lines[nm].at(-1).v)}`).join("; ")},
+      names.map((nm) => `${nm} from ${START} to ${lines[nm].at(-1).v}`).join("; ")},
     ticks.map((v) => [s("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}),
-      s("text", {x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "axis"}, num(v))]),
+      s("text", {x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "axis"}, String(Math.round(v)))]),
     s("text", {x: L, y: H - 6, class: "axis"}, `start, then rated game 1 … ${n}`),
     names.map((nm, i) => s("g", {class: `series-${i % 4}`},
       s("path", {d: lines[nm].map((pt, j) => `${j ? "L" : "M"}${x(pt.k).toFixed(1)},${y(pt.v).toFixed(1)}`).join(" ")}),
       lines[nm].filter((pt) => pt.e).map((pt) => s("circle", {cx: x(pt.k), cy: y(pt.v), r: 4, "data-game": pt.e.game_id},
-        s("title", {}, `${nm}, game ${pt.e.game_id}: ${num(pt.v)} (place ${pt.e.rank})`))),
+        s("title", {}, `${nm}, game ${pt.e.game_id}: ${pt.v}${pt.e.provisional ? "?" : ""} (place ${pt.e.rank})`))),
       s("text", {x: W - R, y: T + 12 + 14 * i, "text-anchor": "end", class: "axis legend-name"}, nm))));
-  chart.style.maxWidth = `${W}px`;
-  return chart;
+  svg.style.maxWidth = `${W}px`; // set as a property: a style attribute would need the CSP's leave
+  return svg;
 }
+
+const START = 1500; // every newcomer's rating

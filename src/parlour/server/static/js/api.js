@@ -39,6 +39,33 @@ export function seatOf(code) {
   return myTables()[code] || null;
 }
 
+/** Every seat this browser holds at table `code`: [{seat, token}], the first one its own (the
+ * seat it opened or joined with), then the seats of the other people at this device (pass and
+ * play: each person's seat has a token of its own). */
+export function heldSeats(code) {
+  const entry = seatOf(code);
+  if (!entry?.token) return [];
+  const out = [{seat: entry.seat, token: entry.token}];
+  for (const x of entry.here || []) {
+    if (x && x.token && !out.some((y) => y.seat === x.seat)) out.push({seat: x.seat, token: x.token});
+  }
+  return out;
+}
+
+/** Hold another seat at table `code` for another person at this device (pass and play). */
+export function rememberHere(code, seat, token) {
+  const entry = seatOf(code) || {};
+  const here = (entry.here || []).filter((x) => x.seat !== seat);
+  remember(code, {here: [...here, {seat, token}]});
+}
+
+/** Every seat token this browser holds, at every table (for "your turn" lists). */
+export function allTokens() {
+  const out = [];
+  for (const code of Object.keys(myTables())) out.push(...heldSeats(code).map((x) => x.token));
+  return [...new Set(out)];
+}
+
 export function forget(code) {
   const all = myTables();
   delete all[code];

@@ -66,13 +66,16 @@ export function chatPanel({code, seat, seats, say, onLine}) {
   drawMutes();
   return {
     el,
+    /** Lines said at the table: the ones new to this page and not muted go to onLine, together. */
     add(newLines) {
+      const fresh = [];
       for (const l of newLines) {
         // a reconnected socket is sent the recent lines again: each line once
         if (l.id && lines.some((x) => x.id === l.id)) continue;
         lines.push(l);
-        if (!muted.has(l.seat)) onLine?.(l);
+        if (!muted.has(l.seat)) fresh.push(l);
       }
+      if (fresh.length) onLine?.(fresh);
       if (lines.length > 200) lines.splice(0, lines.length - 200);
       draw();
     },

@@ -39,9 +39,14 @@ async function draw(el, code) {
   } else {
     parts.push(h("p", {class: "invite-warn", id: "invite-warn", role: "note"},
       h("strong", {}, "Only this computer can open this link. "),
-      info?.how || "Start the server with `make serve HOST=0.0.0.0` to play with friends on the same Wi-Fi."));
+      withCode(info?.how || "Start the server with `make serve HOST=0.0.0.0` to play with friends on the same Wi-Fi.")));
   }
   fill(el, parts);
+}
+
+/** Words whose commands are marked `like this` (as the server says them): the commands as code. */
+function withCode(text) {
+  return String(text).split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part));
 }
 
 export async function copyText(text) {

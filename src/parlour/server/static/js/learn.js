@@ -25,7 +25,11 @@ export async function learnPage(root, name) {
     return;
   }
   document.title = `${tut.title} · parlour`;
-  if (g.web.stylesheet) document.head.append(h("link", {rel: "stylesheet", href: g.web.stylesheet}));
+  if (g.web.stylesheet) {
+    // drawn once the game's styles are in: the board does not jump under a finger about to tap
+    const css = h("link", {rel: "stylesheet", href: g.web.stylesheet});
+    await new Promise((done) => { css.addEventListener("load", done); css.addEventListener("error", done); document.head.append(css); });
+  }
   const rules = g.preset_rules[tut.rules] || {};
   const info = {game: g.name, title: g.title, rules, preset: tut.rules, players: tut.players, bot_delay: 0.6,
     seats: tut.names.map((n, i) => ({seat: i, name: n, bot: i ? "tutor" : null, filled: true, connected: true}))};
@@ -35,12 +39,15 @@ export async function learnPage(root, name) {
   const note = h("p", {class: "learn-note", id: "learn-note", "aria-live": "assertive", hidden: true});
   const next = h("button", {type: "button", class: "primary", id: "learn-next", hidden: true}, "Next");
   const board = h("section", {class: "board", id: "board", "aria-label": "The game"});
+  // the step's words right above the board, and nothing between them: on a phone what to do and
+  // the card to tap are both in view (the introduction and the links come after the board)
+  const box = h("div", {class: "learn-box card", id: "learn-box"}, progress, say, note, h("div", {class: "actions learn-actions"}, next));
   fill(root, h("article", {class: "learn-page"},
-    h("p", {class: "small"}, h("a", {href: "/"}, "← Lobby"), " · ", h("a", {href: `/rules/${g.name}?preset=${tut.rules}`}, "The rules")),
-    h("h1", {}, tut.title),
-    h("p", {class: "muted"}, tut.intro),
-    h("div", {class: "learn-box card"}, progress, say, note, h("div", {class: "actions"}, next)),
-    board));
+    h("h1", {class: "learn-title"}, tut.title),
+    box,
+    board,
+    h("p", {class: "muted learn-intro"}, tut.intro),
+    h("p", {class: "small"}, h("a", {href: "/"}, "← Lobby"), " · ", h("a", {href: `/rules/${g.name}?preset=${tut.rules}`}, "The rules"))));
 
   let step = 0, busy = false, done = false;
   let renderer;
@@ -68,6 +75,8 @@ export async function learnPage(root, name) {
     next.hidden = true;
     renderer.update(structuredClone(st.before));
     announce(st.say);
+    // the next step starts where this one's words are read: the page is not left scrolled away
+    if (k > 0) box.scrollIntoView({block: "start"});
   }
 
   async function tried(text) {

@@ -1,9 +1,11 @@
-// The lobby: open a table (game, rules and their options, seats and bots, clock, match),
-// join one by code, the open tables, this browser's finished games and whose turn it is in them,
-// the tournaments, the account and leaderboards.
-import { account, api, myTables, remember } from "./api.js";
+// The lobby: one tap to play the last game against the computer; open a table (game, rules and
+// their options, seats and bots, the rest folded under "More options"), join one by code, the
+// open tables, this browser's finished games and whose turn it is in them, the tournaments, the
+// account and leaderboards. A game's module may add a note on the rules chosen (`lobbyNote`).
+import { account, allTokens, api, myTables, remember } from "./api.js";
 import { h, fill, toast, duration } from "./dom.js";
 import { listTournaments } from "./tournament.js";
+import { sound } from "./sound.js";
 
 // Bot speed in words: the pause before each bot move ("" = the server's own pace).
 const SPEEDS = [["", "normal"], ["2", "slow: 2 seconds a move"], ["0.3", "fast: a third of a second"]];
@@ -51,8 +53,10 @@ export async function lobby(root) {
   const learnLink = h("a", {id: "learn-link", href: "#", hidden: true}, "Learn to play (a short tutorial)");
   const matchSel = h("select", {id: "match"}, MATCHES.map(([v, t]) => h("option", {value: v}, t)));
   const createBtn = h("button", {type: "submit", id: "create", class: "primary"}, "Open the table");
+  const gameNote = h("div", {class: "game-note", id: "game-note", "aria-live": "polite"});
 
   let optionInputs = {};
+  const modules = {}; // the games' browser modules, loaded when a game is chosen (for lobbyNote)
 
   function game() { return byName[gameSel.value]; }
 
@@ -103,13 +107,45 @@ export async function lobby(root) {
       const preferred = levels.find((lv) => lv.name === "hard") || levels[levels.length - 1];
       const sel = h("select", {"data-seat": i, "aria-label": `Seat ${i + 1}`},
         h("option", {value: ""}, "a friend (invite)"),
+        h("option", {value: "here"}, "someone here (pass and play)"),
         levels.map((lv) => h("option", {value: lv.bot, "data-level": lv.name, selected: lv === preferred, title: levelWords(lv, presetSel.value, n)}, `bot: ${lv.name}`)));
-      rows.push(h("li", {}, h("span", {class: "seatno"}, `Seat ${i + 1}`), " ", sel));
+      // pass and play: another person at this device, by name; the device is handed over each turn
+      const who = h("input", {class: "here-name", "data-here": i, maxlength: 32, placeholder: "their name",
+        "aria-label": `Seat ${i + 1}: the name of the person here`, hidden: true});
+      sel.addEventListener("change", () => { who.hidden = sel.value !== "here"; if (!who.hidden) who.focus(); });
+      rows.push(h("li", {}, h("span", {class: "seatno"}, `Seat ${i + 1}`), " ", sel, who));
     }
     const levels = (g.levels || []).filter((lv) => lv.words);
+    const figures = levels.map((lv) => [lv, levelFigure(lv, presetSel.value, n)]).filter(([, f]) => f);
     fill(seatsBox, h("ul", {class: "plain"}, rows),
       n > 1 && levels.length ? h("dl", {class: "levels-legend"}, levels.map((lv) => [h("dt", {}, lv.name),
-        h("dd", {}, levelWords(lv, presetSel.value, n) + ".")])) : null);
+        h("dd", {}, lv.words + ".")])) : null,
+      n > 1 && figures.length ? h("details", {class: "levels-figures", id: "levels-figures"},
+        h("summary", {}, "How the levels were measured"),
+        h("dl", {class: "levels-legend"}, figures.map(([lv, f]) => [h("dt", {}, lv.name), h("dd", {}, `${f.text}.`)]))) : null);
+    drawNote();
+  }
+
+  /** The game's own note on the rules as chosen (e.g. how many packs, and why), from its
+   * browser module; it may offer to change an option with one tap. */
+  async function drawNote() {
+    const g = game();
+    fill(gameNote);
+    if (!g.web?.module) return;
+    try {
+      modules[g.name] ??= import(g.web.module);
+      const mod = await modules[g.name];
+      if (game() !== g || typeof mod.lobbyNote !== "function") return;
+      const rules = {...(g.preset_rules[presetSel.value] || {}), ...overrides()};
+      fill(gameNote, mod.lobbyNote(rules, Number(players.value), {
+        set: (name, value) => {
+          const entry = optionInputs[name];
+          if (!entry) return;
+          if (entry.input.type === "checkbox") entry.input.checked = !!value; else entry.input.value = String(value);
+          drawNote();
+        },
+      }));
+    } catch (err) { console.error(err); }
   }
 
   function overrides() {
@@ -124,6 +160,7 @@ export async function lobby(root) {
   gameSel.addEventListener("change", drawPresets);
   presetSel.addEventListener("change", () => { drawOptions(); drawSeats(); });
   players.addEventListener("change", drawSeats);
+  optionsBox.addEventListener("change", drawNote);
 
   const corrSel = h("select", {id: "correspondence"}, CORRESPONDENCE.map(([v, t]) => h("option", {value: v}, t)));
   const timeoutSel = h("select", {id: "on-timeout"},
@@ -147,18 +184,22 @@ export async function lobby(root) {
     summary,
     h("div", {class: "row"}, h("label", {for: "preset"}, "Rules"), presetSel, rulesLink),
     h("p", {class: "learn-row"}, learnLink),
+    gameNote,
     h("details", {class: "opts"}, h("summary", {}, "Rule options"), optionsBox),
     h("div", {class: "row"}, h("label", {for: "players"}, "Seats"), players),
     seatsBox,
-    h("div", {class: "row"}, h("label", {for: "bot-speed"}, "Bot speed"), speedSel),
-    h("div", {class: "row"}, h("label", {for: "clock"}, "Move clock (seconds, 0 = none)"), clockIn),
-    h("div", {class: "row"}, h("label", {for: "match"}, "Match"), matchSel),
-    h("div", {class: "row"}, h("label", {for: "correspondence"}, "By correspondence"), corrSel),
-    timeoutRow,
     h("div", {class: "row"}, h("label", {for: "name"}, "Your name"), nameIn),
-    h("div", {class: "row"}, h("label", {}, privateIn, " Private: not listed, friends join by the link")),
-    h("div", {class: "row"}, h("label", {}, ratedIn, " Rated"), ratedWhy),
-    h("div", {class: "row"}, h("label", {for: "on-idle"}, "A player gone for 5 minutes"), idleSel),
+    // what most tables never change, one tap away
+    h("details", {class: "more-options", id: "more-options"},
+      h("summary", {}, "More options: bot speed, clock, match, privacy, rated"),
+      h("div", {class: "row"}, h("label", {for: "bot-speed"}, "Bot speed"), speedSel),
+      h("div", {class: "row"}, h("label", {for: "clock"}, "Move clock (seconds, 0 = none)"), clockIn),
+      h("div", {class: "row"}, h("label", {for: "match"}, "Match"), matchSel),
+      h("div", {class: "row"}, h("label", {for: "correspondence"}, "By correspondence"), corrSel),
+      timeoutRow,
+      h("div", {class: "row"}, h("label", {}, privateIn, " Private: not listed, friends join by the link")),
+      h("div", {class: "row"}, h("label", {}, ratedIn, " Rated"), ratedWhy),
+      h("div", {class: "row"}, h("label", {for: "on-idle"}, "A player gone for 5 minutes"), idleSel)),
     createBtn);
 
   form.addEventListener("submit", async (e) => {
@@ -166,13 +207,20 @@ export async function lobby(root) {
     const name = nameIn.value.trim();
     if (!name) { toast("Please give your name."); nameIn.focus(); return; }
     localStorage.setItem("parlour:name", name);
-    const bots = {};
+    const bots = {}, here = {};
     // a level is asked for by its name: the server plays the level's bot and names the seat after it
     for (const sel of seatsBox.querySelectorAll("select[data-seat]")) {
-      if (sel.value) bots[sel.dataset.seat] = sel.selectedOptions[0].dataset.level || sel.value;
+      const seat = sel.dataset.seat;
+      if (sel.value === "here") {
+        here[seat] = seatsBox.querySelector(`input[data-here="${seat}"]`).value.trim() || `Player ${Number(seat) + 1}`;
+      } else if (sel.value) bots[seat] = sel.selectedOptions[0].dataset.level || sel.value;
     }
     const body = {game: gameSel.value, preset: presetSel.value, players: Number(players.value),
       options: overrides(), bots, name};
+    if (Object.keys(here).length) {
+      if (ratedIn.checked) { toast("A rated table seats logged-in people, each at their own device: pass and play is unrated."); return; }
+      body.here = here;
+    }
     const clock = Number(clockIn.value);
     if (clock > 0) body.move_clock = clock;
     if (speedSel.value) body.bot_delay = Number(speedSel.value);
@@ -188,9 +236,12 @@ export async function lobby(root) {
       delete body.idle_timeout;
     }
     createBtn.disabled = true;
+    const firstBot = seatsBox.querySelector("select[data-seat]");
+    const level = firstBot?.selectedOptions[0]?.dataset.level;
+    if (level) rememberPlay({game: body.game, preset: body.preset, players: body.players, level});
     try {
       const t = await api("/api/tables", body);
-      remember(t.code, {token: t.token, seat: t.seat, host: t.host_token, game: body.game});
+      remember(t.code, {token: t.token, seat: t.seat, host: t.host_token, game: body.game, here: t.here || []});
       location.href = t.link;
     } catch (err) {
       toast("The table could not be opened: " + err.message);
@@ -220,7 +271,9 @@ export async function lobby(root) {
   const tournamentList = h("ul", {id: "lobby-tournaments", class: "tables"});
   const turnList = h("ul", {id: "my-turns", class: "tables"});
   fill(root,
-    // first, above the form: a phone shows the games waiting for you without scrolling
+    h("h1", {class: "lobby-title"}, "Play a game"),
+    playNow(games, byName, me, () => { form.scrollIntoView({block: "start"}); gameSel.focus(); }),
+    // above the form: a phone shows the games waiting for you without scrolling
     h("section", {class: "card", id: "turns-card", hidden: true}, h("h2", {}, "Your turn"), turnList),
     h("div", {class: "lobby"}, form,
       h("div", {class: "side"}, accountCard,
@@ -236,27 +289,49 @@ export async function lobby(root) {
         h("p", {class: "small"}, "The HTTP API: ", h("a", {href: "/docs"}, "/docs"), "."))));
   // /?game=NAME&preset=NAME (from a rules page): that game and rule set chosen
   const asked = new URLSearchParams(location.search);
-  if (byName[asked.get("game")]) gameSel.value = asked.get("game");
+  const last = lastPlay();
+  // the game asked for by the link, else the last one played here, else the house's first
+  const first = [asked.get("game"), last?.game].find((x) => byName[x]) || games[0].name;
+  gameSel.value = first;
   drawPresets();
-  if (game().presets.includes(asked.get("preset"))) { presetSel.value = asked.get("preset"); drawOptions(); }
+  const preset = asked.get("preset") || (first === last?.game ? last.preset : null);
+  if (game().presets.includes(preset)) { presetSel.value = preset; drawOptions(); drawSeats(); }
   listTables(openList, byName);
   listFinished(doneList, byName);
   listTournaments(tournamentList, 5);
   listTurns(turnList);
+  // the games waiting for you, asked again while the lobby stays open (no outside push service):
+  // the list, the tab's title, the installed app's badge, and a sound when a new turn comes
+  setInterval(() => { if (!document.hidden || document.title.startsWith("(")) listTurns(turnList); }, TURNS_EVERY);
 }
 
+const TURNS_EVERY = 30_000; // ms between two looks at whose turn it is, the lobby open
+let turnsSeen = null;       // the tables where it was your turn at the last look
+
 /** The tables where this browser holds a seat, and whose turn it is at each (GET /api/my-turns):
- * shown when there is at least one game going on. */
+ * shown when there is at least one game going on; the tab's title counts your turns. */
 async function listTurns(ul) {
-  const tokens = [...new Set(Object.values(myTables()).map((t) => t.token).filter(Boolean))].slice(0, 50);
+  const tokens = allTokens().slice(0, 50);
   if (!tokens.length) return;
   let rows = [];
   try {
     const r = await fetch("/api/my-turns", {headers: {"X-Seat-Tokens": tokens.join(",")}});
     if (!r.ok) return;
-    rows = (await r.json()).filter((x) => x.status === "playing");
+    // one line a table: a device holding several seats there (pass and play) has its turn on
+    // whichever seat is to play
+    const byCode = new Map();
+    for (const x of (await r.json()).filter((y) => y.status === "playing")) {
+      if (!byCode.has(x.code) || (x.your_turn && !byCode.get(x.code).your_turn)) byCode.set(x.code, x);
+    }
+    rows = [...byCode.values()];
   } catch { return; }
-  if (!rows.length) return;
+  const yours = rows.filter((x) => x.your_turn);
+  document.title = yours.length ? `(${yours.length}) Your turn · parlour` : "parlour";
+  try { if (yours.length) navigator.setAppBadge?.(yours.length); else navigator.clearAppBadge?.(); } catch { /* not installed */ }
+  const codes = new Set(yours.map((x) => x.code));
+  if (turnsSeen && [...codes].some((c) => !turnsSeen.has(c))) sound.play("turn");
+  turnsSeen = codes;
+  if (!rows.length) { ul.closest("section").hidden = true; return; }
   const now = Date.now() / 1000;
   fill(ul, rows.map((x) => h("li", {class: x.your_turn ? "yours" : ""},
     h("a", {href: x.link}, `${x.title} · ${x.code}`), " ",
@@ -343,10 +418,66 @@ function mapEditor(id, option, value) {
 /** What a level's bot does and, measured on the bot ladder (docs/bots.md), how often it beat the
  * level below: the figure of these rules at this table size, else of these rules, else the first. */
 function levelWords(lv, preset, players) {
-  const figures = lv.vs_below || [];
-  const m = figures.find((f) => f.rules === preset && f.players === players)
-    || figures.find((f) => f.rules === preset) || figures[0];
+  const m = levelFigure(lv, preset, players);
   return m ? `${lv.words}; ${m.text}` : lv.words;
+}
+
+function levelFigure(lv, preset, players) {
+  const figures = lv.vs_below || [];
+  return figures.find((f) => f.rules === preset && f.players === players)
+    || figures.find((f) => f.rules === preset) || figures[0] || null;
+}
+
+const PLAY_KEY = "parlour:play-now";
+
+/** The game, rules, table size and level last chosen here ("play now" plays them again). */
+function lastPlay() {
+  try { return JSON.parse(localStorage.getItem(PLAY_KEY) || "null"); } catch { return null; }
+}
+
+function rememberPlay(choice) {
+  localStorage.setItem(PLAY_KEY, JSON.stringify(choice));
+}
+
+/** One tap to play: the last game, rules and level chosen here (at first the house's first game,
+ * two players, its middle level) against the computer. */
+function playNow(games, byName, me, elsewhere) {
+  const last = lastPlay();
+  const g = byName[last?.game] || games[0];
+  const preset = g.presets.includes(last?.preset) ? last.preset : g.default_preset;
+  const [lo, hi] = g.players;
+  const players = Math.min(hi, Math.max(lo, Number(last?.players) || 2));
+  const levels = g.levels?.length ? g.levels : g.bots.map((b) => ({name: b, bot: b, words: ""}));
+  const level = levels.find((lv) => lv.name === last?.level) || levels.find((lv) => lv.name === "medium") || levels[0];
+  const known = me?.username || localStorage.getItem("parlour:name") || "";
+  const nameIn = known ? null : h("input", {id: "play-now-name", maxlength: 32, placeholder: "your name",
+    "aria-label": "Your name", autocomplete: "nickname"});
+  const go = h("button", {type: "button", class: "primary play-now-btn", id: "play-now-btn"},
+    `Play ${g.title} against the computer`);
+  go.addEventListener("click", async () => {
+    const name = known || nameIn?.value.trim() || "Player";
+    if (nameIn?.value.trim()) localStorage.setItem("parlour:name", name);
+    const bots = {};
+    for (let seat = 1; seat < players; seat++) bots[seat] = level.name;
+    go.disabled = true;
+    try {
+      const t = await api("/api/tables", {game: g.name, preset, players, bots, name});
+      rememberPlay({game: g.name, preset, players, level: level.name});
+      remember(t.code, {token: t.token, seat: t.seat, host: t.host_token, game: g.name});
+      location.href = t.link;
+    } catch (err) {
+      toast("The table could not be opened: " + err.message);
+      go.disabled = false;
+    }
+  });
+  const others = players === 2 ? `the ${level.name} bot` : `${players - 1} ${level.name} bots`;
+  const change = h("a", {href: "#create-form", id: "play-now-change"}, "another game, rules or level");
+  change.addEventListener("click", (ev) => { ev.preventDefault(); elsewhere(); });
+  return h("section", {class: "card play-now", id: "play-now"},
+    go,
+    h("p", {class: "small", id: "play-now-what"}, `${preset} rules · you and ${others}` +
+      (level.words ? ` (${level.words})` : "") + " · ", change),
+    nameIn ? h("div", {class: "row"}, h("label", {for: "play-now-name"}, "Your name"), nameIn) : null);
 }
 
 function range(lo, hi) { const out = []; for (let i = lo; i <= hi; i++) out.push(i); return out; }

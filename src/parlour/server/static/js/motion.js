@@ -7,6 +7,10 @@
 // in the state the latest view describes. The pace follows the table's bot speed and quickens when
 // messages queue up; with `prefers-reduced-motion` (or a hidden tab) nothing moves at all.
 
+// What a person may have to tap: a caption is never put over one of these.
+const TAPPABLE = "#app [data-move], #app .clickable, #app button:not([disabled]), #app a[href], #app input, #app select, #app summary";
+const MARGIN = 8; // px a caption keeps from the edges of the screen
+
 const reducedQuery = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
 
 export const motion = {
@@ -78,16 +82,36 @@ export const motion = {
     await this.run(el.animate(frames, {duration: Math.max(time, 80), easing: "linear", fill: "forwards"}));
   },
 
-  /** A short caption over `host` (the event in words), for as long as the event plays. */
+  /** A short caption over `host` (the event in words), for as long as the event plays: one at a
+   * time (a new one replaces the last), inside the viewport, and never over something to tap (a
+   * card, the market, a button): it takes the first free place from the top of `host` down, else
+   * the free edge of the screen. */
   caption(host, text, ms = this.ms(1.6)) {
     if (!host || !text) return;
-    const r = host.getBoundingClientRect();
+    const layer = this.layer();
+    for (const old of layer.querySelectorAll(".motion-caption")) old.remove();
     const el = document.createElement("div");
     el.className = "motion-caption";
     el.textContent = text; // text, never markup
-    el.style.left = `${r.left + r.width / 2}px`;
-    el.style.top = `${Math.max(4, r.top + Math.min(r.height * 0.42, 180))}px`;
-    this.layer().append(el);
+    layer.append(el);
+    const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+    const w = el.offsetWidth, hh = el.offsetHeight;
+    const r = host.getBoundingClientRect();
+    const left = Math.max(MARGIN, Math.min(vw - MARGIN - w, r.left + r.width / 2 - w / 2));
+    const avoid = tappable();
+    const overlap = (top) => covered(avoid, {left, top, right: left + w, bottom: top + hh});
+    const lowest = vh - MARGIN - hh;
+    const tops = [];
+    for (let y = Math.max(MARGIN, r.top + MARGIN); y <= Math.min(lowest, r.bottom - hh); y += 10) tops.push(y);
+    tops.push(MARGIN, lowest);
+    let best = tops[0], least = Infinity;
+    for (const y of tops) {
+      const o = overlap(y);
+      if (o < least) { best = y; least = o; }
+      if (o === 0) break;
+    }
+    el.style.left = `${left}px`;
+    el.style.top = `${best}px`;
     setTimeout(() => el.remove(), ms);
   },
 
@@ -105,9 +129,14 @@ export const motion = {
     finally { this.busy = false; }
   },
 
-  /** Remove what landed and was kept (called once the view that holds it is drawn). */
+  /** Remove what landed and was kept (called once the view that holds it is drawn), and a
+   * caption that the view drawn put something to tap under (your cards, when your turn begins). */
   settle() {
     for (const el of document.querySelectorAll("#motion-layer .kept")) el.remove();
+    const avoid = tappable();
+    for (const el of document.querySelectorAll("#motion-layer .motion-caption")) {
+      if (covered(avoid, el.getBoundingClientRect()) > 0) el.remove();
+    }
   },
 
   /** Remove whatever is still flying (a new game, a whole view). */
@@ -116,6 +145,19 @@ export const motion = {
     if (el) el.replaceChildren();
   },
 };
+
+/** The boxes of what can be tapped on screen now. */
+function tappable() {
+  const vh = window.innerHeight;
+  return [...document.querySelectorAll(TAPPABLE)].map((x) => x.getBoundingClientRect())
+    .filter((b) => b.width && b.height && b.bottom > 0 && b.top < vh);
+}
+
+/** How much of the boxes `avoid` the box `r` lies over (square px). */
+function covered(avoid, r) {
+  return avoid.reduce((sum, b) => sum + Math.max(0, Math.min(r.right, b.right) - Math.max(r.left, b.left)) *
+    Math.max(0, Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top)), 0);
+}
 
 function rectOf(x) {
   if (!x) return null;

@@ -22,6 +22,11 @@ export async function puzzle(root, id) {
   const log = h("ol", {class: "log", id: "log", tabindex: 0, "aria-label": "What had happened"});
   let answered = null;
   let renderer = null;
+  const fieldsOf = new Map(p.message.moves.map((m) => [m.text, m]));
+  /** A legal move in the game's words, from its fields (the module's `words`); else its text. */
+  const said = (text) => {
+    try { return (fieldsOf.has(text) && renderer?.words?.(fieldsOf.get(text))) || text; } catch { return text; }
+  };
 
   async function choose(move) {
     if (answered) return;
@@ -31,13 +36,13 @@ export async function puzzle(root, id) {
     } catch (e) { toast(e.message); return; }
     answered = r;
     const rows = r.moves.map((m) => h("tr", {class: (m.move === r.answer ? "best" : "") + (m.move === r.move ? " chosen" : "")},
-      h("td", {}, m.move), h("td", {class: "num"}, `${Math.round(m.estimate * 100)}%`),
+      h("td", {"data-move": m.move}, said(m.move)), h("td", {class: "num"}, `${Math.round(m.estimate * 100)}%`),
       h("td", {}, m.move === r.answer ? "best" : "", m.move === r.move ? " (your choice)" : "")));
     fill(verdict,
       h("h2", {id: "verdict-words", class: r.correct ? "good" : "bad"},
         r.correct ? "✔ The best move!" : "✘ Not the best move."),
-      h("p", {}, r.correct ? `${r.answer} was the move to find: ${Math.round(r.margin * 100)} points ahead of any other.`
-        : `You chose ${r.move}; the best was ${r.answer}.`),
+      h("p", {}, r.correct ? `${said(r.answer)}: the move to find, ${Math.round(r.margin * 100)} points ahead of any other.`
+        : `You chose: ${said(r.move)}. The best was: ${said(r.answer)}.`),
       h("table", {class: "decisions"}, h("thead", {}, h("tr", {}, h("th", {}, "Move"), h("th", {}, "Chance to win"), h("th", {}, ""))),
         h("tbody", {}, rows)),
       h("p", {class: "small"}, h("a", {href: `/api/puzzles/${id}/file`, download: `parlour-puzzle-${id}.json`}, "Download the puzzle"),
@@ -51,16 +56,18 @@ export async function puzzle(root, id) {
   fill(root, h("div", {class: "puzzle-page"},
     h("header", {class: "table-head"}, h("div", {},
       h("h1", {}, `Find the best move: ${p.title}`),
-      h("p", {class: "muted small"}, `You are ${p.names[p.seat]}, to play. Cards you could not see are as they might have been: only what you saw is real.`))),
+      h("p", {class: "muted small"}, `You are ${p.names[p.seat]}, to play: tap the card (or what you would do) on the table, ` +
+        "or choose from the list below it. Cards you could not see are as they might have been: only what you saw is real."))),
     board,
     verdict,
-    h("details", {class: "moves-box", open: true}, h("summary", {}, "Your moves (keyboard)"), list),
+    h("details", {class: "moves-box", open: true}, h("summary", {}, "Your moves, in words"), list),
     h("section", {class: "card"}, h("h2", {}, "What had happened"), log)));
-  fill(list, p.message.moves.map((m) => {
-    const b = h("button", {type: "button", "data-move": m.text}, m.text);
+  const drawList = () => fill(list, p.message.moves.map((m) => {
+    const b = h("button", {type: "button", "data-move": m.text}, said(m.text));
     b.addEventListener("click", () => choose(m.text));
     return h("li", {}, b);
   }));
+  drawList();
   const recent = p.message.log.slice(-60);
   log.setAttribute("start", String(p.message.log.length - recent.length + 1));
   fill(log, recent.map((line) => h("li", {}, line)));
@@ -80,6 +87,7 @@ export async function puzzle(root, id) {
       why: (text) => toast(text, "info"),
     });
     renderer.update(p.message);
+    drawList(); // the module says the moves in words now
   } catch (err) {
     console.error(err);
     fill(board, h("pre", {class: "raw"}, JSON.stringify(p.message.view, null, 1)));

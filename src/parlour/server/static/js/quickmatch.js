@@ -126,8 +126,10 @@ export async function quickPage(root) {
       const e = at.entry, dt = (Date.now() - at.since) / 1000;
       const left = Math.ceil(e.open_in - dt);
       if (!e.band || left <= 0) { bandP.textContent = "Any rating now: you have waited long enough to play anyone."; return; }
-      const low = Math.max(0, e.band.low - e.band_growth * dt), high = e.band.high + e.band_growth * dt;
-      bandP.textContent = `Players rated ${Math.round(low)} to ${Math.round(high)} (you: ${Math.round(e.rating)}); ` +
+      // the numbers people see (1500-based, as on the leaderboards)
+      const band = e.band_shown, growth = e.band_growth_shown;
+      const low = Math.max(0, band.low - growth * dt), high = band.high + growth * dt;
+      bandP.textContent = `Players rated ${Math.round(low)} to ${Math.round(high)} (you: ${e.rating_shown}); ` +
         `the range widens as you wait, to anyone in ${plural(left, "second")}.`;
     };
     const drawBots = () => {
@@ -184,9 +186,11 @@ export async function quickPage(root) {
   async function start() {
     if (!ticket() && !me) { show(null); return; }
     try {
-      show(await api("/api/quick/status", {ticket: ticket(), wait: 0}), true);
+      const entry = await api("/api/quick/status", {ticket: ticket(), wait: 0, quiet: true});
+      if (entry.status === "none") { localStorage.removeItem(KEY); show(null); return; }
+      show(entry, true);
     } catch {
-      show(null); // no entry (or it was forgotten): the form
+      show(null); // the server could not say: the form
     }
   }
   await start();

@@ -333,7 +333,7 @@ class ReviewPage {
     e.first.disabled = e.back.disabled = i === 0;
     e.fwd.disabled = e.last.disabled = i === this.n;
     if (i === 0) e.where.textContent = `The start — ${this.n} moves to go.`;
-    else e.where.textContent = `Move ${i} of ${this.n}: ${d.names[st.mover] ?? "?"} — ${st.move}`;
+    else e.where.textContent = `Move ${i} of ${this.n}: ${this.said(i)}`;
     const dec = this.decisionAt(i - 1);
     if (dec && dec.mark) e.where.append(h("span", {class: `mark ${dec.mark}`}, ` ${MARK_SIGN[dec.mark]} ${MARK_WORDS[dec.mark]}`));
     fill(e.told, st.log.map((line) => h("li", {}, line)));
@@ -364,8 +364,8 @@ class ReviewPage {
     const d = this.data;
     fill(this.el.moves, d.steps.slice(1).map((st, k) => {
       const dec = this.decisionAt(k);
-      const b = h("button", {type: "button", class: "move-jump", "data-step": k + 1},
-        h("span", {class: "muted"}, `${d.names[st.mover] ?? "?"}: `), st.move,
+      const b = h("button", {type: "button", class: "move-jump", "data-step": k + 1, "data-move": st.move},
+        this.said(k + 1),
         dec?.mark ? h("span", {class: `mark ${dec.mark}`, title: MARK_WORDS[dec.mark]}, ` ${MARK_SIGN[dec.mark]}`) : null);
       b.addEventListener("click", () => { this.stopAutoplay(); this.go(k + 1); });
       return h("li", {"data-step": k + 1}, b);
@@ -429,7 +429,23 @@ class ReviewPage {
     return typeof this.viewer === "number" ? this.viewer : 0;
   }
 
-  /** The analysis's decision before move k+1 (0-based ply k), if the analysed seat made it. */
+  /** Move i (from 1) in the game's own words, as the log tells it ("Bob plays 12 triangle": the
+   * first line of its step; the move's text where it has none. */
+  said(i) {
+    const st = this.data.steps[i];
+    return st?.log?.[0] || `${this.data.names[st?.mover] ?? "?"}: ${st?.move ?? ""}`;
+  }
+
+  /** A legal move of the decision before move ply+1, in the words the game's module gives it
+   * (from its fields: the step's `choices`, or the analysed seat's, fetched for the analysis). */
+  choiceWords(ply, text) {
+    const choices = this.data.steps[ply]?.choices || this.seatChoices?.[ply];
+    const fields = choices?.find((m) => m.text === text);
+    if (!fields) return null;
+    try { return this.renderer?.words?.(fields) || null; } catch { return null; }
+  }
+
+  /** The analysed decision before move k+1 (0-based ply k), if the analysed seat made it. */
   decisionAt(ply) {
     return this.byPly?.get(ply) || null;
   }
@@ -475,6 +491,13 @@ class ReviewPage {
       return;
     }
     this.el.progress.replaceChildren(h("span", {id: "analysis-done"}, st.cached ? "Analysed before (from the cache)." : "Analysed."));
+    if (this.viewer !== "open" && this.viewer !== seat) {
+      // the analysed seat's own decisions, to say its moves in words
+      try {
+        const theirs = await this.source.load(seat);
+        this.seatChoices = theirs.steps.map((x) => x.choices || null);
+      } catch { this.seatChoices = null; }
+    } else this.seatChoices = null;
     this.showAnalysis(st.analysis, st.puzzles || []);
   }
 
@@ -498,9 +521,9 @@ class ReviewPage {
     const rows = a.decisions.map((dec) => {
       const tr = h("tr", {class: (dec.mark ? `marked ${dec.mark}` : "") + " decision", "data-ply": dec.ply, tabindex: 0},
         h("td", {}, dec.ply + 1),
-        h("td", {}, dec.played),
+        h("td", {"data-move": dec.played}, this.choiceWords(dec.ply, dec.played) || this.said(dec.ply + 1)),
         h("td", {class: "num"}, pct(dec.played_estimate)),
-        h("td", {}, dec.best === dec.played ? h("span", {class: "muted"}, "the same") : dec.best),
+        h("td", {"data-move": dec.best}, dec.best === dec.played ? h("span", {class: "muted"}, "the same") : this.choiceWords(dec.ply, dec.best) || dec.best),
         h("td", {class: "num"}, pct(dec.best_estimate)),
         h("td", {class: "num"}, dec.loss > 0 ? `−${Math.round(dec.loss * 100)}` : "0"),
         h("td", {}, dec.mark ? h("span", {class: `mark ${dec.mark}`}, `${MARK_SIGN[dec.mark]} ${MARK_WORDS[dec.mark]}`) : ""));
@@ -540,10 +563,11 @@ class ReviewPage {
       s("text", {x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "axis"}, `${v * 100}%`)]);
     const dots = a.decisions.map((dec) => {
       const g = s("g", {class: "point" + (dec.mark ? ` ${dec.mark}` : ""), tabindex: 0, role: "button", "data-ply": dec.ply,
-        "aria-label": `Move ${dec.ply + 1}: ${dec.played}, ${pct(dec.played_estimate)}` + (dec.mark ? `, ${dec.mark}` : "")},
+        "aria-label": `Move ${dec.ply + 1}: ${this.said(dec.ply + 1)}, ${pct(dec.played_estimate)}` + (dec.mark ? `, ${dec.mark}` : "")},
         s("circle", {cx: x(dec.ply), cy: y(dec.played_estimate), r: dec.mark ? 5 : 3}),
         dec.mark ? s("text", {x: x(dec.ply), y: y(dec.played_estimate) - 8, "text-anchor": "middle", class: "mark-sign"}, MARK_SIGN[dec.mark]) : null,
-        s("title", {}, `Move ${dec.ply + 1}: ${dec.played} ${pct(dec.played_estimate)}; best ${dec.best} ${pct(dec.best_estimate)}`));
+        s("title", {}, `Move ${dec.ply + 1}: ${this.said(dec.ply + 1)} ${pct(dec.played_estimate)}; best: ` +
+          `${this.choiceWords(dec.ply, dec.best) || dec.best} ${pct(dec.best_estimate)}`));
       const jump = () => { this.stopAutoplay(); this.go(dec.ply); };
       g.addEventListener("click", jump);
       g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); jump(); } });

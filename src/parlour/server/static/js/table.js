@@ -3,13 +3,16 @@
 // controls (next game, rematch, close). What is drawn of the game itself belongs to the game's own
 // module, served from its folder (see docs/architecture.md, "A game in the browser"); view
 // messages are played to it one at a time, so that its animations run in order (js/motion.js).
-import { api, remember, seatOf } from "./api.js";
+import { api, heldSeats, remember, rememberHere, seatOf } from "./api.js";
 import { h, s, fill, toast, announce, duration } from "./dom.js";
 import { motion } from "./motion.js";
 import { sound } from "./sound.js";
 import { chatPanel } from "./chat.js";
 import { invitePanel, copyText } from "./invite.js";
 
+
+// "Since your last turn" shows this many of the newest lines, each whole
+const SINCE_LINES = 4;
 
 export async function table(root, code) {
   let info;
@@ -37,11 +40,18 @@ class TablePage {
     this.root = root;
     this.code = code;
     this.info = info;
-    this.mine = seatOf(code);
+    // The seats this browser holds here: one link (a websocket) each. Several are several people
+    // at one device (pass and play): one person's view is shown at a time (`this.link`), the
+    // others' links stay connected (so their seats are present), and a hand-off screen stands
+    // between their turns.
+    this.links = heldSeats(code).map((x) => ({seat: x.seat, token: x.token, ws: null, retry: 0}));
+    this.link = this.links[0] || {seat: null, token: null, ws: null, retry: 0};
+    this.mine = this.link.token ? this.link : null;
     this.seat = this.mine?.seat ?? null;
     this.isHost = false;
     this.ws = null;
-    this.retry = 0;
+    this.revealed = false;  // pass and play: the person now shown has tapped to see their hand
+    this.sinceMarks = new Map(); // pass and play: seat -> {game, at}: where its last turn ended
     this.msg = null;        // the view message drawn last
     this.view = null;       // the whole view of the last message received (patches lay over it)
     this.inbox = [];        // view messages received, waiting to be played in order
@@ -74,10 +84,14 @@ class TablePage {
       rulesLink: h("a", {class: "small-btn button-link", id: "rules-link", href: `/rules/${i.game}`}, "Rules"),
       mute: h("button", {type: "button", id: "mute", class: "small-btn", "aria-pressed": muted ? "true" : "false"},
         muted ? "Sound off" : "Sound on"),
+      chatBtn: h("button", {type: "button", id: "chat-btn", class: "small-btn", "aria-controls": "chat"}, "Chat",
+        h("span", {class: "badge", id: "chat-unread", hidden: true})),
+      chatPeek: h("button", {type: "button", id: "chat-peek", class: "chat-peek", hidden: true, "aria-live": "polite"}),
       status: h("p", {class: "turn", id: "turn", "aria-live": "polite"}),
       clock: h("span", {class: "clock", id: "clock", role: "timer", hidden: true}, clockIcon(), h("span", {class: "clock-left"})),
       since: h("p", {class: "since", id: "since", hidden: true}),
       join: h("div", {class: "join card", id: "join", hidden: true}),
+      here: h("div", {class: "here card", id: "here", hidden: true}),
       inviteBox: h("div", {id: "invite-box", hidden: true}),
       rematch: h("div", {class: "rematch-note card", id: "rematch-note", hidden: true}),
       players: h("ul", {class: "players", id: "players", "aria-label": "Players"}),
@@ -92,6 +106,8 @@ class TablePage {
       score: h("div", {class: "scoreboard", id: "scoreboard"}),
       host: h("div", {class: "host", id: "host-controls", hidden: true}),
       conn: h("span", {class: "conn", id: "conn", role: "status"}, "connecting…"),
+      handoff: h("section", {class: "handoff", id: "handoff", hidden: true, role: "dialog", "aria-modal": "true",
+        "aria-labelledby": "handoff-title"}),
     };
     const e = this.el;
     this.chat = chatPanel({
@@ -99,9 +115,20 @@ class TablePage {
       seat: () => this.seat,
       seats: () => this.info.seats,
       say: (text) => this.sendJSON({type: "chat", text}),
-      onLine: (l) => { if (l.seat !== this.seat) sound.play("chat"); },
+      onLine: (lines) => this.heard(lines),
     });
     e.inviteBtn.addEventListener("click", () => this.toggleInvite());
+    // chat is far down a phone's page: a badge counts the lines said while it was out of view,
+    // the newest shows at the top for a moment, and either opens it
+    this.unread = 0;
+    this.chatInView = false;
+    e.chatBtn.addEventListener("click", () => this.openChat());
+    e.chatPeek.addEventListener("click", () => this.openChat());
+    // in view: the chat all but whole on the screen (its heading at the foot of it is not)
+    new IntersectionObserver(([entry]) => {
+      this.chatInView = entry.intersectionRatio >= 0.9;
+      if (this.chatInView) this.markChatRead();
+    }, {threshold: [0, 0.5, 0.9, 1]}).observe(this.chat.el);
     e.hintBtn.addEventListener("click", () => this.askHint());
     e.mute.addEventListener("click", () => {
       const on = !sound.muted();
@@ -110,14 +137,16 @@ class TablePage {
       e.mute.textContent = on ? "Sound off" : "Sound on";
     });
     e.playersTop.append(e.players);
-    fill(this.root,
-      h("div", {class: "table-page"},
+    this.el.page = h("div", {class: "table-page"});
+    fill(this.root, e.handoff, e.chatPeek,
+      fill(this.el.page,
         h("header", {class: "table-head"},
           h("div", {class: "table-name"}, e.title, " ", e.rules),
-          h("div", {class: "head-right"}, e.code, e.inviteBtn, e.rulesLink, e.mute, e.conn)),
+          h("div", {class: "head-right"}, e.code, e.inviteBtn, e.rulesLink, e.chatBtn, e.mute, e.conn)),
         e.rematch,
-        e.inviteBox,
         e.join,
+        e.inviteBox,
+        e.here,
         e.playersTop,
         h("div", {class: "turn-line"}, e.status, e.clock),
         e.since,
@@ -144,14 +173,20 @@ class TablePage {
     if (web?.stylesheet) document.head.append(h("link", {rel: "stylesheet", href: web.stylesheet}));
     try {
       if (!web?.module) throw new Error(`${this.info.game} has no browser module`);
-      const m = await import(web.module);
-      this.renderer = m.mount(this.el.board, this.context());
+      this.module = await import(web.module);
+      this.renderer = this.module.mount(this.el.board, this.context());
     } catch (err) {
       console.error(err);
       this.renderer = null;
     }
     this.drawTable(this.info);
-    this.connect();
+    if (!this.links.length) this.links = [this.link]; // a spectator: one link, without a token
+    for (const link of this.links) this.connect(link);
+  }
+
+  /** Pass and play: more than one person holds a seat here, at this one device. */
+  get passing() {
+    return this.links.filter((l) => l.token).length > 1;
   }
 
   context() {
@@ -191,30 +226,119 @@ class TablePage {
     return text;
   }
 
-  // --- the connection ---------------------------------------------------------------------
-  connect() {
+  /** Lines said at the table, new to this page (the recent ones too, on arriving): a sound, and
+   * — when the chat is out of view — a count on the Chat button and the newest line at the top
+   * of the screen for a moment. Lines said at this device are no news. */
+  heard(lines) {
+    const news = lines.filter((l) => !this.links.some((x) => x.token && x.seat === l.seat));
+    if (!news.length) return;
+    const line = news[news.length - 1];
+    sound.play("chat");
+    if (this.chatInView) return;
+    this.unread += news.length;
+    const badge = this.el.chatBtn.querySelector(".badge");
+    badge.textContent = String(this.unread);
+    badge.hidden = false;
+    this.el.chatBtn.setAttribute("aria-label", `Chat: ${this.unread} new line${this.unread === 1 ? "" : "s"}`);
+    const peek = this.el.chatPeek;
+    fill(peek, h("strong", {}, `${line.name}: `), line.text, h("span", {class: "chat-peek-go"}, " — tap to answer"));
+    peek.hidden = false;
+    clearTimeout(this.peekTimer);
+    this.peekTimer = setTimeout(() => { peek.hidden = true; }, 6000);
+  }
+
+  openChat() {
+    this.el.chatPeek.hidden = true;
+    this.chat.el.scrollIntoView({block: "center"});
+    this.chat.el.querySelector("#chat-text")?.focus({preventScroll: true});
+    this.markChatRead();
+  }
+
+  markChatRead() {
+    this.unread = 0;
+    this.el.chatBtn.querySelector(".badge").hidden = true;
+    this.el.chatBtn.removeAttribute("aria-label");
+    this.el.chatPeek.hidden = true;
+  }
+
+  // --- the connection: one websocket for each seat held here (or one, to watch) -----------
+  connect(link) {
     if (this.closed) return;
     const proto = location.protocol === "https:" ? "wss://" : "ws://";
     const ws = new WebSocket(proto + location.host + "/ws/" + this.code);
-    this.ws = ws;
-    this.el.conn.textContent = "connecting…";
+    link.ws = ws;
+    if (link === this.link) {
+      this.ws = ws;
+      this.el.conn.textContent = "connecting…";
+    }
     ws.addEventListener("open", () => {
-      const token = this.mine?.token;
-      ws.send(JSON.stringify(token ? {type: "hello", token} : {type: "hello"}));
+      ws.send(JSON.stringify(link.token ? {type: "hello", token: link.token} : {type: "hello"}));
     });
-    ws.addEventListener("message", (ev) => this.receive(JSON.parse(ev.data)));
+    ws.addEventListener("message", (ev) => {
+      if (link.ws !== ws) return;
+      const m = JSON.parse(ev.data);
+      if (link === this.link) this.receive(m);
+      else this.receiveAside(link, m);
+    });
     ws.addEventListener("close", (ev) => {
-      if (this.ws !== ws) return;
-      this.el.conn.textContent = "offline — reconnecting";
-      this.el.conn.className = "conn off";
-      if (ev.code === 4401) { // our token is not known here: play on as a spectator
+      if (link.ws !== ws) return;
+      const shown = link === this.link;
+      if (shown) {
+        this.el.conn.textContent = "offline — reconnecting";
+        this.el.conn.className = "conn off";
+      }
+      if (ev.code === 4401) { // this token is not known here
+        this.dropLink(link);
+        if (!shown) return;
         toast("This browser's seat at the table was not recognised; watching instead.");
-        this.mine = null; this.seat = null;
+        this.mine = null; this.seat = null; link.token = null;
       }
       if (ev.code === 4404 || this.closed) return;
-      const delay = Math.min(8000, 500 * 2 ** this.retry++);
-      setTimeout(() => this.connect(), delay);
+      const delay = Math.min(8000, 500 * 2 ** link.retry++);
+      setTimeout(() => { if (link.ws === ws) this.connect(link); }, delay);
     });
+  }
+
+  /** A message on the link of a seat not shown now (another person at this device): chat, the
+   * host's rights, and what ends the table count for the page; views wait until it is shown. */
+  receiveAside(link, m) {
+    if (m.type === "welcome") { link.retry = 0; if (m.host) { this.isHost = true; this.drawHost(); } }
+    else if (m.type === "chat") this.chat.add(m.lines || []);
+    else if (m.type === "rematch" || m.type === "closed") this.receive(m);
+  }
+
+  dropLink(link) {
+    if (link === this.link || !this.links.includes(link)) return;
+    this.links = this.links.filter((l) => l !== link);
+    link.ws = null;
+  }
+
+  /** Pass and play: show `seat`'s view (the device went to that person). Everything drawn of the
+   * last person's view goes; the new one comes whole from the server, with its whole log. */
+  showSeat(seat) {
+    const link = this.links.find((l) => l.seat === seat);
+    if (!link || link === this.link) return;
+    this.link = link;
+    this.mine = link;
+    this.seat = seat;
+    this.ws = link.ws;
+    this.msg = null; this.view = null; this.inbox = []; this.lines = [];
+    this.eventsSeen = 0; this.logGame = -1; this.turnEndedAt = null; this.wasMine = false;
+    this.pending = false; this.switched = true;
+    motion.clear();
+    fill(this.el.log); fill(this.el.moves); this.el.since.hidden = true; this.el.hintText.textContent = "";
+    this.el.result.hidden = true;
+    if (this.module) {
+      try { fill(this.el.board); this.renderer = this.module.mount(this.el.board, this.context()); }
+      catch (err) { console.error(err); this.renderer = null; }
+    }
+    this.chat.refresh();
+    this.drawPlayers();
+    if (link.ws?.readyState === WebSocket.OPEN) {
+      this.el.conn.textContent = "connected";
+      this.el.conn.className = "conn on";
+      link.ws.send(JSON.stringify({type: "view"}));
+    }
   }
 
   sendJSON(obj) {
@@ -244,7 +368,7 @@ class TablePage {
     const answer = await new Promise((resolve) => {
       this.whyWaiting.set(move, resolve);
       if (!this.sendJSON({type: "why", move})) resolve(null);
-      setTimeout(() => resolve(null), 4000);
+      setTimeout(() => resolve(null), 15000); // a busy server answers late: still worth saying
     });
     this.whyWaiting.delete(move);
     if (!answer || answer.legal) return;
@@ -263,11 +387,11 @@ class TablePage {
   receive(m) {
     switch (m.type) {
       case "welcome":
-        this.retry = 0;
+        this.link.retry = 0;
         this.el.conn.textContent = m.seat === null ? "watching" : "connected";
-        this.el.conn.className = "conn on";
+        this.el.conn.className = "conn on" + (m.seat === null ? " watching" : "");
         this.seat = m.seat;
-        this.isHost = m.host;
+        this.isHost = this.isHost || m.host;
         this.drawTable(m.table);
         this.chat.refresh();
         break;
@@ -339,7 +463,8 @@ class TablePage {
         motion.backlog = this.inbox.length;
         const prev = this.msg;
         const animate = this.renderer?.animate && prev && prev.game_number === m.game_number &&
-          m.events_from > 0 && m.events?.length && !motion.reduced() && this.inbox.length < 8;
+          m.events_from > 0 && m.events?.length && !motion.reduced() && this.inbox.length < 8 &&
+          this.el.handoff.hidden;
         if (animate) {
           this.el.board.setAttribute("aria-busy", "true");
           try {
@@ -369,7 +494,8 @@ class TablePage {
 
   goToRematch(code) {
     const mine = seatOf(this.code);
-    if (mine) remember(code, {...mine, game: this.info.game}); // the same token holds the same seat there
+    // the same token holds the same seat there (each person's at this device too)
+    if (mine) remember(code, {...mine, game: this.info.game});
     toast("Rematch! Taking you to the new table…", "info");
     this.closed = true;
     setTimeout(() => { location.href = "/t/" + code; }, 600);
@@ -391,8 +517,10 @@ class TablePage {
     this.drawRematch();
     if (t.status === "waiting") {
       const free = t.seats.filter((x) => !x.filled).length;
-      e.status.textContent = `Waiting for ${free} more player${free === 1 ? "" : "s"}: send them the invite link.`;
-      if (!this.inviteAuto) { this.inviteAuto = true; this.showInvite(true); }
+      const more = `Waiting for ${free} more player${free === 1 ? "" : "s"}`;
+      // the people seated invite the others; someone who came by the link takes a seat
+      e.status.textContent = this.seat !== null ? `${more}: send them the invite link.` : `${more}: take a seat to play.`;
+      if (!this.inviteAuto && this.seat !== null) { this.inviteAuto = true; this.showInvite(true); }
     } else if (this.inviteAuto) { // opened while waiting: the game is on, make room for it
       this.inviteAuto = false;
       this.showInvite(false);
@@ -449,19 +577,29 @@ class TablePage {
     }));
   }
 
+  /** A free seat: the join box for someone without a seat here (a friend who opened the link),
+   * first on their page; for someone seated, a way to seat another person at this device (pass
+   * and play). */
   drawJoin() {
     const t = this.info;
     const free = t.seats.filter((x) => !x.filled);
-    if (this.seat !== null || !free.length || t.status === "closed") { this.el.join.hidden = true; return; }
-    if (this.joinCount) { // already drawn: keep what is being typed, just update the count
-      this.joinCount.textContent = `${free.length} free seat${free.length === 1 ? "" : "s"} — join the game:`;
-      this.el.join.hidden = false;
-      return;
-    }
-    this.joinCount = h("p", {}, `${free.length} free seat${free.length === 1 ? "" : "s"} — join the game:`);
+    const open = free.length > 0 && t.status !== "closed";
+    const seats = `${free.length} free seat${free.length === 1 ? "" : "s"}`;
+    const e = this.el;
+    e.join.hidden = !(open && this.seat === null);
+    e.here.hidden = !(open && this.seat !== null && !t.rated);
+    if (this.joinCount) this.joinCount.textContent = `${seats} — join the game:`;
+    if (this.hereCount) this.hereCount.textContent = `${seats}. Someone else playing on this device? Seat them here:`;
+    if (!e.join.hidden && !this.joinCount) this.drawJoinForm(seats);
+    if (!e.here.hidden && !this.hereCount) this.drawHereForm(seats);
+  }
+
+  drawJoinForm(seats) {
+    this.joinCount = h("p", {}, `${seats} — join the game:`);
     const nameIn = h("input", {id: "join-name", maxlength: 32, value: localStorage.getItem("parlour:name") || "",
       placeholder: "your name", "aria-label": "Your name", autocomplete: "nickname"});
-    const form = h("form", {}, this.joinCount,
+    const form = h("form", {}, h("h2", {}, `Join ${this.hostName() ? `${this.hostName()}'s` : "this"} game of ${this.info.title}`),
+      this.joinCount,
       this.info.rated ? h("p", {class: "small", id: "rated-note"}, "A rated table: only logged-in players sit here, under their usernames. ",
         h("a", {href: `/account?next=/t/${this.code}`}, "Log in or sign up"), " first.") : null,
       h("div", {class: "row"}, nameIn, h("button", {type: "submit", class: "primary", id: "join-btn"}, "Take a seat")));
@@ -473,14 +611,44 @@ class TablePage {
       try {
         const j = await api(`/api/tables/${this.code}/join`, {name});
         remember(this.code, {token: j.token, seat: j.seat, game: this.info.game});
-        this.mine = seatOf(this.code);
+        Object.assign(this.link, {token: j.token, seat: j.seat});
+        this.mine = this.link;
         this.seat = j.seat;
         this.el.join.hidden = true;
-        this.ws?.close();
+        this.ws?.close(); // it says hello again, with the seat's token
       } catch (err) { toast("Could not join: " + err.message); }
     });
     fill(this.el.join, form);
-    this.el.join.hidden = false;
+  }
+
+  /** Pass and play: another person at this device takes a free seat with a token of their own. */
+  drawHereForm(seats) {
+    this.hereCount = h("p", {class: "small"}, `${seats}. Someone else playing on this device? Seat them here:`);
+    const nameIn = h("input", {id: "here-name", maxlength: 32, placeholder: "their name", "aria-label": "Their name"});
+    const form = h("form", {}, this.hereCount,
+      h("div", {class: "row"}, nameIn, h("button", {type: "submit", id: "here-btn"}, "Seat them here (pass and play)")));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const name = nameIn.value.trim();
+      if (!name) { toast("Please give their name."); return; }
+      try {
+        const j = await api(`/api/tables/${this.code}/join`, {name});
+        rememberHere(this.code, j.seat, j.token);
+        const link = {seat: j.seat, token: j.token, ws: null, retry: 0};
+        this.links.push(link);
+        this.connect(link);
+        // the join may have started the game, its first view drawn before this answer came:
+        // the device is passed from now on, so the hand-off screen is decided again
+        if (this.msg) { this.revealed = false; this.drawHandoff(this.msg, this.msg.legal.length > 0); }
+        nameIn.value = "";
+        toast(`${name} sits at seat ${j.seat + 1}: the device is passed between you, each turn.`, "info");
+      } catch (err) { toast("Could not seat them: " + err.message); }
+    });
+    fill(this.el.here, form);
+  }
+
+  hostName() {
+    return this.info.seats.find((x) => x.filled && !x.bot)?.name || "";
   }
 
   drawHost() {
@@ -529,6 +697,9 @@ class TablePage {
     // the log: events_from 0 starts it afresh (a new connection or a new game)
     if (m.events_from === 0 || this.logGame !== m.game_number) {
       this.lines = []; this.eventsSeen = 0; this.logGame = m.game_number; this.turnEndedAt = null;
+      // pass and play: this person's "since your last turn" runs from where their turn ended
+      const mark = this.sinceMarks.get(this.seat);
+      if (this.switched && mark && mark.game === m.game_number) this.turnEndedAt = mark.at;
     }
     if (m.events_from === this.eventsSeen) {
       this.lines.push(...(m.log || m.events.map(String)).map((text) => ({text, cls: ""})));
@@ -543,14 +714,20 @@ class TablePage {
     if (m.result) {
       e.status.textContent = "Game over.";
     } else if (mine) {
-      e.status.textContent = "Your turn.";
+      // pass and play: whose turn, by name, for the person now holding the device
+      e.status.textContent = this.passing ? `Your turn, ${this.playerNameOfSeat(this.seat)}.` : "Your turn.";
       if (!first && !this.wasMine) { announce("Your turn"); sound.play("turn"); }
     } else if (m.to_play !== null && m.to_play !== undefined) {
       e.status.textContent = `${this.playerNameOfSeat(m.to_play)} to play.`;
     }
     e.status.classList.toggle("mine", mine);
     document.title = `${mine ? "● Your turn · " : ""}${this.info.title} · ${this.code} · parlour`;
-    this.drawSince(m, mine, first);
+    this.drawSince(m, mine, first && !this.switched);
+    this.switched = false;
+    if (this.wasMine && !mine && this.seat !== null) {
+      this.sinceMarks.set(this.seat, {game: m.game_number, at: this.lines.length});
+    }
+    this.drawHandoff(m, mine);
     this.wasMine = mine;
     // no engine help where ratings are at stake: the server refuses hints at a rated table
     e.hintBtn.hidden = Boolean(this.info.rated);
@@ -577,12 +754,69 @@ class TablePage {
     if (mine && !this.wasMine && !first && this.turnEndedAt !== null) {
       const news = this.lines.slice(this.turnEndedAt).map((l) => l.text);
       if (news.length) {
-        fill(e.since, h("strong", {}, "Since your last turn: "), news.slice(-6).join(" · "),
-          news.length > 6 ? ` (and ${news.length - 6} more in the log)` : "");
+        // every word of the newest lines is shown (never cut): the older ones are in the log
+        const shown = news.slice(-SINCE_LINES);
+        fill(e.since, h("strong", {}, "Since your last turn: "), shown.join(" · "),
+          news.length > shown.length ? ` (and ${news.length - shown.length} before, in the log)` : "");
         e.since.hidden = false;
       }
     }
     if (!mine) e.since.hidden = true;
+  }
+
+  /** Pass and play: the hand-off screen. It comes up when the person shown has finished their
+   * turn, or when another person at this device is to play, and hides the whole table until
+   * that person taps ("Pass to Bob — tap when ready"): what one person's view holds is never in
+   * view of the next. A finished game is shown to everyone. */
+  drawHandoff(m, mine) {
+    if (!this.passing) return;
+    const e = this.el;
+    // the view's own status: the table's news of the start may come after the first view
+    const live = !m.result && (m.status ?? this.info.status) === "playing";
+    const toPlay = m.to_play ?? null;
+    const next = this.links.find((l) => l.token && l.seat === toPlay) || null;
+    const newGame = this.handoffGame !== undefined && this.handoffGame !== m.game_number;
+    this.handoffGame = m.game_number;
+    // the person shown has ended their turn (a view between two moves of one turn, with the same
+    // person still to play, is no end), a new game is dealt, or another person here is to play
+    const ended = this.wasMine && !mine && toPlay !== this.seat;
+    if (ended || newGame || (next && next.seat !== this.seat)) this.revealed = false;
+    if (!live || this.revealed) { this.curtain(false); return; }
+    const name = (seat) => this.playerNameOfSeat(seat);
+    if (next) {
+      const button = h("button", {type: "button", class: "primary handoff-go", id: "handoff-go"},
+        `I am ${name(next.seat)}: show my hand`);
+      button.addEventListener("click", () => this.reveal(next.seat));
+      fill(e.handoff, h("div", {class: "handoff-box"},
+        h("h2", {id: "handoff-title"}, `Pass to ${name(next.seat)} — tap when ready`),
+        h("p", {}, `${name(next.seat)}, it is your turn. Your hand is shown when you tap.`),
+        button));
+      this.curtain(true, `Pass to ${name(next.seat)}`);
+      if (this.handoffTo !== next.seat) { this.handoffTo = next.seat; sound.play("turn"); }
+    } else {
+      this.handoffTo = null;
+      fill(e.handoff, h("div", {class: "handoff-box"},
+        h("h2", {id: "handoff-title"}, toPlay !== null ? `${name(toPlay)} is playing…` : "Wait a moment…"),
+        h("p", {}, "The hands here stay hidden until it is one of your turns: this screen will say whose.")));
+      this.curtain(true);
+    }
+  }
+
+  curtain(up, words = "") {
+    const e = this.el;
+    const was = !e.handoff.hidden;
+    e.handoff.hidden = !up;
+    e.page.hidden = up;  // not covered: gone, so that no part of the last view can be read
+    if (up && words && !was) announce(words);
+    if (up) e.handoff.querySelector("button")?.focus();
+  }
+
+  /** The person the hand-off screen called tapped: their view, and their turn. */
+  reveal(seat) {
+    this.revealed = true;
+    if (seat !== this.seat) this.showSeat(seat);
+    this.curtain(false);
+    announce(`${this.playerNameOfSeat(seat)}: your turn`);
   }
 
   fallback(m) {

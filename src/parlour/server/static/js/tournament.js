@@ -158,13 +158,17 @@ function startButton(t, me, redraw) {
 function standingsCard(t, me) {
   const swiss = t.format === "swiss";
   const head = swiss ? ["Place", "Name", "Points", "Buchholz", "Won", "Drawn", "Lost"] : ["Place", "Name", "Round reached", "Status"];
+  // a place means something once a game has ended (or a bye has scored): before, every entrant
+  // stands level, and the list is only the order of entering
+  const placed = t.rounds_played.some((r) => r.tables.some((x) => x.over) || r.byes?.length);
   const rows = t.standings.map((s) => h("tr", {class: s.number === me.number ? "me" : null, "data-number": s.number},
-    h("td", {class: "place"}, String(s.place)), h("td", {class: "name"}, s.name),
+    h("td", {class: "place"}, placed ? String(s.place) : "–"), h("td", {class: "name"}, s.name),
     swiss ? [h("td", {}, fmt(s.score)), h("td", {}, fmt(s.buchholz)), h("td", {}, String(s.wins + s.byes)),
       h("td", {class: "extra"}, String(s.draws)), h("td", {class: "extra"}, String(s.losses))]
       : [h("td", {}, String(s.round)), h("td", {}, s.status)]));
   return h("section", {class: "card scoreboard", id: "t-standings"},
-    h("h2", {}, t.status === "finished" ? "Final standings" : "Standings"),
+    h("h2", {}, t.status === "finished" ? "Final standings" : placed ? "Standings" : "Entrants"),
+    placed ? null : h("p", {class: "small muted", id: "t-no-places"}, "No game has ended yet: places come with the first results."),
     t.standings.length ? h("div", {class: "t-scroll", tabindex: 0, role: "region", "aria-label": "Standings"},
       h("table", {}, h("thead", {}, h("tr", {}, head.map((x, i) => h("th", {scope: "col", class: swiss && i >= 5 ? "extra" : null}, x)))), h("tbody", {}, rows)))
       : h("p", {class: "muted"}, "Nobody has entered yet."),

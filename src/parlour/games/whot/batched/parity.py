@@ -30,7 +30,7 @@ from parlour.core import Move, State
 from parlour.games.whot.encoding import WhotEncoding
 from parlour.games.whot.rules import WhotRules
 
-from .whot import DRAW_BIT, WhotBatch, pick_legal
+from .engine import DRAW_BIT, WhotBatch, pick_legal
 
 __all__ = ["ParityReport", "check_parity"]
 

@@ -10,7 +10,8 @@
     obs = batch.observe(st)                # (B, obs) float32, `WhotEncoding.observe` of the mover
 
 Same seed and same action ids give the same legal actions, player to move, end and result as the
-reference engine (`parlour.games.whot.engine`); tests/vector checks it game by game.
+reference engine (`parlour.games.whot.engine`); tests/vector checks it game by game. The
+manifest names it (`batched`), so `parlour.vector.batched("whot", players, rules)` builds it.
 
 How the reference's game maps onto arrays (one row per game):
 
@@ -28,7 +29,8 @@ How the reference's game maps onto arrays (one row per game):
   the stream stays aligned with the reference's. (`shuffled` marks a pack still being shuffled;
   a Storey turn-over pack is not shuffled.)
 * Each game's `random.Random(seed)` is its current block of 624 outputs, in a row padded with
-  words no bound accepts, and a position in it (`parlour.vector._mt`).
+  words no bound accepts, and a position in it (`parlour.vector._mt`: the generic Mersenne
+  Twister on arrays).
 * The pile is a row of card indices in the order played (a reshuffle reads it in that order).
 
 The NumPy code updates the state in place and returns it; callers use the returned state, so a
@@ -48,8 +50,7 @@ import numpy.typing as npt
 from parlour.core import RulesError
 from parlour.games.whot.cards import PACK, WHOT, card_points
 from parlour.games.whot.rules import PICK_AMOUNT, PRESETS, WhotRules
-
-from . import _mt
+from parlour.vector import _mt
 
 __all__ = [
     "ACTION_DRAW",
@@ -57,7 +58,6 @@ __all__ = [
     "ACTION_PASS",
     "CARDS",
     "NUM_ACTIONS",
-    "Dealer",
     "WhotArrays",
     "WhotBatch",
     "pick_legal",
@@ -695,11 +695,15 @@ class WhotBatch:
             (1, 0, 1),  # is_over
         ]
 
-    def observe(self, st: WhotArrays, viewer: Any = None) -> F32:
+    def observe(
+        self, st: WhotArrays, viewer: Any = None, skip: frozenset[str] = frozenset()
+    ) -> F32:
         """(B, observation_size) float32: `WhotEncoding.observe(state.view(viewer))` for each game.
 
         `viewer` defaults to the player to move, or, in a game that is over, the player who made
-        the last move. Seats are relative to the viewer, as in the encoding."""
+        the last move. Seats are relative to the viewer, as in the encoding. The fields named in
+        `skip` (`known`, `pack_next`, `to_play`) are left 0, for a caller that never reads
+        them."""
         n, b = self.players, st.batch_size
         if viewer is None:
             me = np.where(st.done, st.mover, st.cur)
@@ -742,17 +746,19 @@ class WhotBatch:
         around = rows[:, None], seats
         block(n)[:] = hand_sizes(st.hands[around], st.hands2[around] if self.two else None)
         known = block(n * K).reshape(b, n, K)
-        theirs = st.known[around]
-        known[:, :, :W] = unpack_bits(theirs.reshape(-1), W).reshape(b, n, W)
-        if self.two:
-            known[:, :, :W] += unpack_bits(st.known2[around].reshape(-1), W).reshape(b, n, W)
-        known[:, :, W] = theirs >> _WHOT_SHIFT
+        if "known" not in skip:
+            theirs = st.known[around]
+            known[:, :, :W] = unpack_bits(theirs.reshape(-1), W).reshape(b, n, W)
+            if self.two:
+                known[:, :, :W] += unpack_bits(st.known2[around].reshape(-1), W).reshape(b, n, W)
+            known[:, :, W] = theirs >> _WHOT_SHIFT
         block(1)[:, 0] = st.pack_len
         block(1)[:, 0] = st.public
         pack_next = block(K)
-        shown = st.public & (st.pack_len > 0)
-        nxt = st.pack[rows, np.maximum(st.pack_len - 1, 0)]
-        pack_next[rows[shown], nxt[shown]] = 1
+        if "pack_next" not in skip:
+            shown = st.public & (st.pack_len > 0)
+            nxt = st.pack[rows, np.maximum(st.pack_len - 1, 0)]
+            pack_next[rows[shown], nxt[shown]] = 1
         block(1)[:, 0] = 1  # direction: these rules never reverse it
         block(1)[:, 0] = st.pending
         pick = st.pending > 0
@@ -763,66 +769,15 @@ class WhotBatch:
         block(3)  # turn_said: no declarations here
         block(1)  # straight_dir
         to_play = block(n)
-        live = ~st.done
-        to_play[rows[live], ((st.cur - me) % n)[live]] = 1
+        if "to_play" not in skip:
+            live = ~st.done
+            to_play[rows[live], ((st.cur - me) % n)[live]] = 1
         block(1)[:, 0] = st.done
         assert at == self.observation_size
         # `WhotEncoding.observe` clips to the bounds; nothing here can exceed them (at most 54
         # cards anywhere per pack, 5 WHOTs per pack, a pick of 15 per pack: five 5s), so there is
         # nothing to clip.
         return obs
-
-
-class Dealer:
-    """New games for seeds `first, first + 1, …`, in that order, dealt ahead in chunks.
-
-    A deal is about 1,500 array operations whatever the number of games, so dealing the two or
-    three games that end at a step would cost more than the step; a dealer deals several games at
-    a time and hands them out as games end. Its chunks start at `first_chunk` games and double at
-    each deal up to `chunk`, so a short run does not pay for games it never plays and a long one
-    pays the fixed cost rarely. Which seed a game gets depends only on the order in which games
-    are asked for, so a run is reproducible."""
-
-    def __init__(
-        self, batch: WhotBatch, first_seed: int, chunk: int = 1024, first_chunk: int = 64
-    ) -> None:
-        if first_seed < 0:
-            raise ValueError("seeds must be non-negative")
-        self.batch = batch
-        self.next_seed = first_seed  # the seed of the next game to deal
-        self.chunk = max(1, chunk)
-        self._size = max(1, min(first_chunk, self.chunk))
-        self.pool = batch.empty(0)
-        self.at = 0  # the pool's next game
-        self.dealt = 0  # games dealt so far (handed out or in the pool)
-
-    def _ensure(self, k: int) -> None:
-        """At least `k` games in the pool from `at` on."""
-        have = self.pool.batch_size - self.at
-        if have < k:
-            more = max(k - have, self._size)
-            self._size = min(2 * self._size, self.chunk)
-            seeds = np.arange(self.next_seed, self.next_seed + more, dtype=np.int64)
-            self.next_seed += more
-            self.dealt += more
-            rest = self.pool.take(slice(self.at, None))
-            self.pool = WhotArrays.concat([rest, self.batch.deal(seeds)])
-            self.at = 0
-
-    def next(self, k: int) -> WhotArrays:
-        """The next `k` games."""
-        self._ensure(k)
-        out = self.pool.take(slice(self.at, self.at + k))
-        self.at += k
-        return out
-
-    def replace(self, st: WhotArrays, games: I64) -> None:
-        """Put the next games in place of `games` (in order), e.g. the games that are over."""
-        k = int(games.size)
-        if k:
-            self._ensure(k)
-            st.put(games, self.pool, slice(self.at, self.at + k))
-            self.at += k
 
 
 def _served(count: I64) -> list[int]:

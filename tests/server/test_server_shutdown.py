@@ -1,0 +1,75 @@
+"""`parlour serve` stopped by SIGTERM while a bot's search runs in its process pool ends cleanly
+(issue 31, item 18): the pool's processes are ended and its queues closed, so nothing is left for
+the interpreter's resource tracker to warn about ("There appear to be 5 leaked semaphore objects
+to clean up at shutdown")."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.in_process("starts a server process of its own, to stop it by a signal")
+
+
+def get(url: str) -> object:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def test_sigterm_during_a_bots_search_leaves_no_semaphore_behind(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port),
+           "--database", f"sqlite:///{tmp_path / 'db.sqlite3'}", "--bot-delay", "0",
+           "--setting", "bot_table_min_delay=0"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.communicate()[0]
+            try:
+                get(base + "/api/games")
+                break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        # two searching bots (Sorry!'s expert: ISMCTS, thought in the server's process pool)
+        body = json.dumps({"game": "sorry", "players": 2, "bots": {"0": "expert", "1": "expert"}})
+        req = urllib.request.Request(
+            base + "/api/tables", data=body.encode(), headers={"content-type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            code = json.loads(r.read())["code"]
+        # the pool has thought: moves were made
+        while True:
+            try:
+                view = get(f"{base}/api/tables/{code}/view")
+            except urllib.error.HTTPError as exc:  # 409: not dealt yet
+                assert exc.code == 409, exc
+                view = {"ply": 0}
+            assert isinstance(view, dict)
+            if view["ply"] >= 3:
+                break
+            assert time.monotonic() < deadline + 60, "the bots made no moves"
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    # uvicorn ends its shutdown by raising the signal again: killed by it, or 0
+    assert proc.returncode in (0, -signal.SIGTERM), out[-2000:]
+    assert "leaked semaphore" not in out, out[-2000:]
+    assert "Traceback" not in out, out[-2000:]
