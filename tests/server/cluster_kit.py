@@ -250,7 +250,8 @@ class Process:
 
     def __init__(self, cluster: Cluster, role: str, name: str) -> None:
         self.cluster, self.role, self.name = cluster, role, name
-        self.port = free_port() if role == "gateway" else None
+        # a gateway's HTTP; a worker's answers /livez, /readyz and /metrics only
+        self.port = free_port()
         self.log = cluster.logs / f"{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.lives = 0  # how many times it was started
@@ -273,8 +274,7 @@ class Process:
         argv = [sys.executable, "-m", "parlour.cli", "serve", "--role", self.role,
                 "--bus", c.bus, "--database", c.database, "--log-level", "warning",
                 *serve_args(c.settings)]  # fmt: skip
-        if self.port is not None:
-            argv += ["--port", str(self.port)]
+        argv += ["--port", str(self.port)]
         with self.log.open("ab") as log:
             log.write(f"--- start {self.name} ({self.role}) ---\n".encode())
             log.flush()
@@ -441,7 +441,9 @@ class Cluster:
         return "\n".join(f"=== {p.name}\n{_tail(p.log, 4000)}" for p in self.processes)
 
     def client(self) -> RemoteClient:
-        return RemoteClient([g.base for g in self.gateways], self.database)
+        return RemoteClient(
+            [g.base for g in self.gateways], self.database, [w.base for w in self.workers]
+        )
 
 
 class RemoteClient:
@@ -449,9 +451,11 @@ class RemoteClient:
     request and every websocket goes to the next gateway in turn (as a balancer without sticky
     sessions may send them)."""
 
-    def __init__(self, bases: list[str], database: str) -> None:
+    def __init__(self, bases: list[str], database: str, workers: list[str] | None = None) -> None:
         self.bases = bases
         self.database = database  # the cluster's, for a test that reads it as a bystander
+        # the workers' HTTP (health and metrics), for a test that reads every process's
+        self.worker_bases = list(workers or [])
         self.http = [httpx.Client(base_url=b, timeout=30) for b in bases]
         self._turn = itertools.count()
 

@@ -22,6 +22,7 @@ from parlour.server import Settings, create_app
 # and table workers (tests/server/cluster_kit.py; the pool is set up by conftest.py)
 CLUSTER_MODE = os.environ.get("PARLOUR_SERVER_MODE", "process") == "cluster"
 POOL: Any = None
+ADMIN_TOKEN = "the-moderators-test-token"
 
 
 def server_settings(**settings: Any) -> dict[str, Any]:
@@ -38,6 +39,7 @@ def server_settings(**settings: Any) -> dict[str, Any]:
     settings.setdefault("tables_per_minute", 1e9)
     settings.setdefault("joins_per_minute", 1e9)
     settings.setdefault("bot_table_min_delay", 0.0)
+    settings.setdefault("admin_token", ADMIN_TOKEN)  # `parlour admin` (test_server_moderation.py)
     return settings
 
 

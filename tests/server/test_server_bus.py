@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from parlour.server.bus import SOCKET_TIMEOUT, BusDown, RedisBus
+from parlour.server.bus import (
+    RECONNECT_BASE,
+    RECONNECT_CAP,
+    SOCKET_TIMEOUT,
+    BusDown,
+    RedisBus,
+)
 from parlour.server.messages import BusMessage, ResultStored
 
 
@@ -142,3 +148,46 @@ def test_a_publish_to_a_stalled_redis_fails_in_seconds_instead_of_hanging(own_re
     print(f"a publish to a stalled Redis gave up after {took:.2f} s")
     assert took < SOCKET_TIMEOUT + 5, f"a publish to a stalled Redis took {took:.1f} s"
     assert got[-1] > 1, got
+
+
+def test_the_listener_tries_again_after_jittered_exponential_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With Redis unreachable the listener tries again after redis-py's exponential backoff,
+    jittered and capped — never a fixed step that keeps every process of a cluster knocking at
+    the same moments when Redis comes back, even after many tries."""
+    import socket
+
+    import redis.asyncio.retry
+
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:  # what the backoff asks for, without the wait
+        waits.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(redis.asyncio.retry, "sleep", sleep)
+    with socket.socket() as s:  # a port nothing listens on: every try is refused at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    async def main() -> None:
+        bus = RedisBus(f"redis://127.0.0.1:{port}/0")
+
+        async def heard(channel: str, message: BusMessage) -> None:
+            pass
+
+        try:
+            await bus.subscribe("table:X", heard)
+            while len(waits) < 40:
+                await real_sleep(0.01)
+        finally:
+            await bus.close()
+
+    asyncio.run(main())
+    assert all(0 <= w <= RECONNECT_CAP for w in waits), waits
+    for n, w in enumerate(waits[:4], start=1):  # the n-th wait: half to all of BASE * 2**n
+        assert RECONNECT_BASE * 2**n / 2 <= w <= RECONNECT_BASE * 2**n, (n, w)
+    assert all(w >= RECONNECT_CAP / 2 for w in waits[-20:]), waits  # grown to the cap's half
+    assert len({round(w, 9) for w in waits[-20:]}) == 20, waits  # and jittered still

@@ -57,6 +57,9 @@ class CutOff:
     async def close(self) -> None:
         pass
 
+    async def round_trip(self, timeout: float) -> float:
+        return await self.bus.round_trip(timeout)
+
 
 def plays_again(state: State) -> Move | None:
     """A legal move after which the same player is to play and may play the same move again (a

@@ -159,14 +159,14 @@ def test_unfinished_games_cannot_be_downloaded(table: Any) -> None:
 def test_serve_binds_loopback_by_default() -> None:
     import argparse
 
-    from parlour.server.cli import add_commands
+    from parlour.server.cli import add_commands, settings_from
 
     parser = argparse.ArgumentParser()
     commands: dict[str, Any] = {}
     add_commands(parser.add_subparsers(dest="command"), commands)
-    args = parser.parse_args(["serve"])
-    assert args.host == "127.0.0.1" and args.port == 8000
-    assert args.database.startswith("sqlite:///")
+    settings = settings_from(parser.parse_args(["serve"]), env={})
+    assert settings.host == "127.0.0.1" and settings.port == 8000
+    assert settings.database.startswith("sqlite:///")
     assert "serve" in commands
 
 

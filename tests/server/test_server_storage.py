@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -220,5 +221,43 @@ def test_with_postgresql_down_a_request_is_refused_as_storage_not_a_500(
             while c.post("/api/tables", json=body).status_code != 200:
                 assert time.monotonic() < deadline, "the server did not come back with PostgreSQL"
                 time.sleep(0.2)
+    finally:
+        pg.stop()
+
+
+@pytest.mark.in_process("stops a PostgreSQL server of its own under a server in the test process")
+def test_with_postgresql_down_each_loop_logs_one_traceback_not_one_a_round(
+    pg_cluster: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The heartbeat, adopting rounds, replicas' checks, quick match and the review's jobs each
+    fail every second or so while PostgreSQL is down: each says so once, with its traceback, and
+    once more when it works again — not a traceback a round."""
+    pg = PostgresServer()
+    pg.start()
+    try:
+        with client(pg.new_database(), quick_tick=0.2) as c:
+            body = {"game": "whot", "players": 2, "name": "Ada"}
+            assert c.post("/api/tables", json=body).status_code == 200
+            worker = c.app.state.worker
+            pg.halt()
+            caplog.clear()
+            assert c.post("/api/tables", json=body).status_code == 503
+            # three heartbeats missed: every loop has failed several rounds by then
+            deadline = time.monotonic() + 60
+            while worker.last_beat is None or time.monotonic() - worker.last_beat < 3.5:
+                assert time.monotonic() < deadline, "the heartbeat did not fail"
+                time.sleep(0.1)
+            tracebacks = Counter(r.getMessage() for r in caplog.records if r.exc_info)
+            assert tracebacks, "no loop said it failed"
+            assert all(n == 1 for n in tracebacks.values()), tracebacks
+            assert any("_beat failed" in m for m in tracebacks), tracebacks
+            pg.resume()
+            deadline = time.monotonic() + 30
+            while c.post("/api/tables", json=body).status_code != 200:
+                assert time.monotonic() < deadline, "the server did not come back with PostgreSQL"
+                time.sleep(0.2)
+            while not any("_beat works again" in r.getMessage() for r in caplog.records):
+                assert time.monotonic() < deadline, "the heartbeat did not say it works again"
+                time.sleep(0.1)
     finally:
         pg.stop()

@@ -244,6 +244,10 @@ class Accounts:
         ok = await asyncio.to_thread(self.passwords.verify, stored, password[:MAX_PASSWORD])
         if not ok or found is None:
             raise TableError("wrong username or password", 401, "bad_login")
+        if found.get("suspended_at") is not None:  # said only to whoever knows the password
+            raise TableError(
+                "this account is suspended by the server's moderators", 403, "suspended"
+            )
         if self.passwords.needs_rehash(stored or ""):
             new = await asyncio.to_thread(self.passwords.hash, password)
             await self.db.call(self.db.store.accounts.set_password, found["id"], new)

@@ -12,7 +12,7 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -26,13 +26,19 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from parlour.core import ParlourError
 from parlour.core.registry import games as all_games
 
+from . import metrics
 from .accounts import Accounts
 from .bus import BusDown, make_bus
 from .collector import FreezingCollector
 from .database import Database
 from .gateway import Gateway
 from .headers import SecurityHeaders
+from .health import Health
+from .health import router as health_router
+from .logs import set_process
 from .matchmaking import QuickMatch
+from .moderation import Moderation
+from .observing import RequestContext, route_of
 from .review import Reviews
 from .routes import (
     games_router,
@@ -46,6 +52,7 @@ from .routes.accounts import router as accounts_router
 from .routes.docs import mount_assets
 from .routes.docs import router as docs_router
 from .routes.invite import router as invite_router
+from .routes.moderation import router as moderation_router
 from .routes.pages import STATIC
 from .routes.players import router as players_router
 from .routes.quickmatch import router as quick_router
@@ -53,7 +60,7 @@ from .session import websocket_session
 from .settings import Settings
 from .storage import Store
 from .tables import TableError
-from .worker import TableWorker
+from .worker import DEAD_AFTER, TableWorker
 
 __all__ = ["STATIC", "Settings", "create_app"]
 
@@ -167,7 +174,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with serving(settings, store) as parts:
-            app.state.db, app.state.gateway, app.state.worker = parts
+            app.state.db, app.state.gateway, app.state.worker = (
+                parts.db,
+                parts.gateway,
+                parts.worker,
+            )
+            app.state.health = parts.health
             # the review answers HTTP, so it lives where HTTP is answered: with a gateway
             reviews = Reviews(parts[0], settings, parts[1].id) if parts[1] is not None else None
             app.state.reviews = reviews
@@ -179,13 +191,20 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             # quick match's queue is in the database: any gateway may form matches
             quick = None if gateway is None else QuickMatch(parts[0], gateway, settings)
             app.state.quick = quick
+            # moderators' acts and people's reports are answered where HTTP is: a gateway
+            moderation = None if gateway is None else Moderation(parts[0], gateway, settings)
+            app.state.moderation = moderation
             if reviews is not None:
                 reviews.start()
             if quick is not None:
                 await quick.start()
+            if moderation is not None:
+                await moderation.start()
             try:
                 yield
             finally:
+                if moderation is not None:
+                    await moderation.stop()
                 if quick is not None:
                     await quick.stop()
                 if reviews is not None:
@@ -209,10 +228,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     uploads = {p: settings.max_upload for p in UPLOADS}
     app.add_middleware(BodyLimit, limit=settings.max_body, uploads=uploads)
+    app.add_middleware(RequestContext)  # each request's id, in its log lines and its answer
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, a refusal's too
 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, exc: TableError) -> JSONResponse:
+        if exc.status == 429:  # too fast: counted by route (server/metrics.py)
+            metrics.RATE_LIMITED.labels(route_of(request.scope)).inc()
         return JSONResponse({"error": exc.code, "message": _text(str(exc))}, status_code=exc.status)
 
     @app.exception_handler(OperationalError)
@@ -244,6 +266,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def _parlour_error(request: Request, exc: ParlourError) -> JSONResponse:
         return JSONResponse({"error": "bad_request", "message": _text(str(exc))}, status_code=400)
 
+    app.include_router(health_router)  # /livez, /readyz, /metrics: every role
+    if settings.role == "worker":
+        return app  # a table worker answers HTTP for its health and metrics only
+
     for router in (
         pages_router,
         docs_router,
@@ -256,6 +282,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         accounts_router,
         players_router,
         quick_router,
+        moderation_router,
     ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -272,22 +299,32 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if gateway is None:
             await ws.close(1013, "this process is a table worker: connect to a gateway")
             return
-        await websocket_session(ws, code, gateway=gateway, settings=settings)
+        moderation = getattr(ws.app.state, "moderation", None)
+        await websocket_session(ws, code, gateway=gateway, settings=settings, moderation=moderation)
 
     return app
 
 
+class Parts(NamedTuple):
+    """A serving process's parts (`serving`)."""
+
+    db: Database
+    gateway: Gateway | None
+    worker: TableWorker | None
+    health: Health
+
+
 @asynccontextmanager
-async def serving(
-    settings: Settings, store: Store | None = None
-) -> AsyncIterator[tuple[Database, Gateway | None, TableWorker | None]]:
+async def serving(settings: Settings, store: Store | None = None) -> AsyncIterator[Parts]:
     """The parts of a server process by its role: the database thread, the bus, a table worker
-    and a gateway (both, in one process). On the way out a worker hands its tables on."""
+    and a gateway (both, in one process), and its health checks and measurements. On the way
+    out a worker hands its tables on."""
     st: Store = store if store is not None else await asyncio.to_thread(Store, settings.database)
     db = Database(st)
     bus = make_bus(settings.bus, settings.bus_drop)
     worker: TableWorker | None = None
     gateway: Gateway | None = None
+    health: Health | None = None
     collecting = asyncio.create_task(FreezingCollector().run()) if settings.freeze_gc else None
     try:
         secret = await db.call(st.secret, "seeds")
@@ -298,9 +335,18 @@ async def serving(
             gateway = Gateway(db, bus, settings, secret)
             gateway.local_worker = worker
             await gateway.start()
+        set_process(
+            worker=worker.id if worker else None, gateway=gateway.id if gateway else None
+        )  # every log line of the process names them (server/logs.py)
+        metrics.watch(worker=worker, gateway=gateway)
+        health = Health(db, bus, worker, DEAD_AFTER)
+        health.start()
         log.info("parlour: %s ready (worker %s)", settings.role, worker.id if worker else "-")
-        yield db, gateway, worker
+        yield Parts(db, gateway, worker, health)
     finally:
+        if health is not None:
+            await health.stop()
+        metrics.forget(worker=worker, gateway=gateway)
         if gateway is not None:
             await gateway.stop()
         if worker is not None:

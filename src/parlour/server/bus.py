@@ -25,10 +25,11 @@ import contextlib
 import json
 import logging
 import random
+import secrets
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from .messages import BusMessage, decode
 
@@ -43,7 +44,15 @@ PUBLISH_CONNECTIONS = 32  # connections to Redis a process publishes on at once,
 # instead of holding its caller (a table's lock, a person's move) until it wakes
 SOCKET_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 2.0
-RECONNECT_EVERY = 0.25  # seconds between the listener's tries to subscribe again after a failure
+# the listener's tries to subscribe again after a failure wait redis-py's exponential backoff
+# with "equal" jitter: between half of and all of min(CAP, BASE * 2**n) seconds before the n-th
+# try. Many processes whose Redis comes back do not all knock at once (a fixed wait kept them in
+# step), and each is subscribed again within CAP of Redis being back (~0.2 s on average).
+# redis-py's ExponentialWithJitterBackoff was tried first: its min(CAP, random * BASE * 2**n)
+# is CAP itself once BASE * 2**n is well past CAP — from the 6th try on every wait was exactly
+# 0.5 s, in step again (tests/server/test_server_bus.py)
+RECONNECT_BASE = 0.02
+RECONNECT_CAP = 0.5
 # after a publish failed, the next ones fail at once for this long; then one tries again while the
 # others go on failing at once (a success, or the listener's reconnecting, ends it): a hung Redis
 # costs one publish its timeout now and then, not every table's move and every request its own
@@ -76,6 +85,10 @@ class Bus(Protocol):
 
     async def close(self) -> None: ...
 
+    async def round_trip(self, timeout: float) -> float:
+        """Seconds for a message to this process and back (BusDown: none came in `timeout`)."""
+        ...
+
 
 class LocalBus:
     """The bus inside one process: each message goes to every handler of its channel, through a
@@ -104,6 +117,12 @@ class LocalBus:
             for inbox in inboxes:
                 inbox.stop()
         self._handlers.clear()
+
+    async def round_trip(self, timeout: float) -> float:
+        """Inside one process a message is a queue's hop: one turn of the event loop."""
+        start = time.perf_counter()
+        await asyncio.sleep(0)
+        return time.perf_counter() - start
 
 
 class _Inbox:
@@ -135,6 +154,8 @@ class RedisBus:
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import EqualJitterBackoff
         from redis.exceptions import RedisError
 
         self.url = url
@@ -153,6 +174,11 @@ class RedisBus:
         self._handlers: dict[str, list[_Inbox]] = defaultdict(list)
         self._listener: asyncio.Task[None] | None = None
         self._errors: tuple[type[BaseException], ...] = (RedisError, OSError)
+        self._retry = Retry(
+            EqualJitterBackoff(cap=RECONNECT_CAP, base=RECONNECT_BASE),
+            retries=-1,  # until Redis is back: the bus never gives up
+            supported_errors=(RedisError, OSError),  # type: ignore[arg-type]
+        )
         # subscriptions may be missing (a failure since the last whole subscribe): the listener
         # subscribes every channel again; `_failures` counts failures, so that one during that
         # subscribe (a channel added meanwhile, not subscribed) keeps it missing
@@ -160,6 +186,9 @@ class RedisBus:
         self._failures = 0
         self.down_since: float | None = None  # monotonic: when Redis was first found unreachable
         self._quiet_until = 0.0  # monotonic: publishes fail at once until then
+        # this process's own probe channel: a message there and back is the bus's round trip
+        self._probe_channel = f"probe:{secrets.token_hex(8)}"
+        self._probes: dict[str, asyncio.Future[None]] = {}
 
     def _down(self, exc: BaseException) -> None:
         self._failures += 1
@@ -225,30 +254,55 @@ class RedisBus:
             self._missing = False
             self._up()
 
+    async def _next(self) -> Any:
+        """One step of listening: subscribe again what is missing, or the next message."""
+        try:
+            return await self._step()
+        except RuntimeError as exc:
+            if "closed" not in str(exc):
+                raise
+            # uvloop's words when Redis drops the connection while redis-py reconnects (its
+            # HELLO written to a transport just closed): a lost connection, tried again as one
+            from redis.exceptions import ConnectionError as Lost
+
+            raise Lost(f"the connection closed while reconnecting: {exc}") from None
+
+    async def _step(self) -> Any:
+        if self._missing:
+            await self._resubscribe()
+            return None
+        if not self._handlers:
+            await asyncio.sleep(0.05)
+            return None
+        return await self._pubsub.get_message(timeout=1.0)
+
+    async def _failed(self, exc: Exception) -> None:
+        self._down(exc)
+        self._missing = True
+
     async def _listen(self) -> None:
         while True:
             try:
-                if self._missing:
-                    await self._resubscribe()
-                    continue
-                if not self._handlers:
-                    await asyncio.sleep(0.05)
-                    continue
-                item = await self._pubsub.get_message(timeout=1.0)
+                # Redis went away: each step is tried again until it is back, the waits between
+                # tries growing with jitter (the backoff starts afresh with each step)
+                item = await self._retry.call_with_retry(self._next, self._failed)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # Redis went away: try again until it is back
-                if not isinstance(exc, self._errors):
-                    log.exception("bus: listening failed")
-                self._down(exc)
-                self._missing = True
-                await asyncio.sleep(RECONNECT_EVERY)
+            except Exception as exc:  # not Redis's: a bug, said, and listening goes on
+                log.exception("bus: listening failed")
+                await self._failed(exc)
+                await asyncio.sleep(RECONNECT_CAP)
                 continue
             if item is not None and self.down_since is not None:
                 self._up()
             if item is None or item.get("type") != "message":
                 continue
             channel = item["channel"]
+            if channel == self._probe_channel:  # a probe back: no bus message
+                probe = self._probes.get(item["data"])
+                if probe is not None and not probe.done():
+                    probe.set_result(None)
+                continue
             try:
                 message = decode(json.loads(item["data"]))
             except (TypeError, ValueError) as exc:  # BadMessage: another version's, say
@@ -256,6 +310,34 @@ class RedisBus:
                 continue
             for inbox in self._handlers.get(channel, ()):
                 inbox.put(channel, message)
+
+    async def round_trip(self, timeout: float) -> float:
+        """A probe published to this process's own channel and heard back by the listener: the
+        bus as every message meets it (both connections, Redis, the listener's turn)."""
+        channel = self._probe_channel
+        if channel not in self._handlers:
+            self._handlers[channel] = []  # kept subscribed through reconnects like any channel
+            try:
+                await self._pubsub.subscribe(channel)
+            except self._errors as exc:
+                self._down(exc)
+                self._missing = True
+            if self._listener is None:
+                self._listener = asyncio.ensure_future(self._listen())
+        token = secrets.token_hex(6)
+        heard: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._probes[token] = heard
+        start = time.perf_counter()
+        try:
+            await asyncio.wait_for(self._redis.publish(channel, token), timeout)
+            await asyncio.wait_for(heard, max(0.0, timeout - (time.perf_counter() - start)))
+        except TimeoutError:
+            raise BusDown(f"no probe came back through Redis in {timeout:g} s") from None
+        except self._errors as exc:
+            raise BusDown(str(exc) or type(exc).__name__) from None
+        finally:
+            self._probes.pop(token, None)
+        return time.perf_counter() - start
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -292,6 +374,9 @@ class LossyBus:
 
     async def close(self) -> None:
         await self.bus.close()
+
+    async def round_trip(self, timeout: float) -> float:
+        return await self.bus.round_trip(timeout)
 
 
 def _text(channel: str | bytes) -> str:

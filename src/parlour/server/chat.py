@@ -5,9 +5,11 @@ say `BURST` lines at once and one every `1 / RATE` seconds on average (counted b
 seat's connection is on). A line is published on the table's channel of the bus, so that it
 reaches the sockets on every gateway; each gateway's replica and the table's owner keep the last
 `KEEP` lines in memory for people who arrive or reload (a gateway new to the table asks the owner
-for them). Chat is not stored: a restart forgets it. Names and text go to clients as data; the
-browser puts them in as text, never as markup, and each viewer may mute a seat for themselves
-(client-side).
+for them). Chat is not stored: a restart forgets it. A moderator may remove a line
+(`ChatRemoved`, on the same channel: every replica and the owner forget it, and every screen
+takes it off), and anyone seated may report one (server/moderation.py: the report keeps the
+line). Names and text go to clients as data; the browser puts them in as text, never as markup,
+and each viewer may mute a seat for themselves (client-side).
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ class ChatLog:
     def __init__(self) -> None:
         self.lines: deque[dict[str, Any]] = deque(maxlen=KEEP)
         self._allow: dict[int, tuple[float, float]] = {}  # seat -> (tokens, at)
+        # lines a moderator removed: never taken back (from an owner that had not heard yet)
+        self.removed: deque[str] = deque(maxlen=KEEP)
 
     def check_rate(self, seat: int) -> None:
         now = time.monotonic()
@@ -71,9 +75,22 @@ class ChatLog:
 
     def add(self, line: dict[str, Any]) -> bool:
         """Keep a line; False if it is here already (heard twice)."""
-        if any(x.get("id") == line.get("id") for x in self.lines):
+        if line.get("id") in self.removed or any(x.get("id") == line.get("id") for x in self.lines):
             return False
         self.lines.append(line)
+        return True
+
+    def find(self, line_id: str) -> dict[str, Any] | None:
+        return next((x for x in self.lines if x.get("id") == line_id), None)
+
+    def remove(self, line_id: str) -> bool:
+        """Forget a line (a moderator removed it); False if it is not here."""
+        if line_id not in self.removed:
+            self.removed.append(line_id)
+        found = self.find(line_id)
+        if found is None:
+            return False
+        self.lines.remove(found)
         return True
 
     def merge(self, lines: Iterable[dict[str, Any]]) -> None:

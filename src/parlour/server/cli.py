@@ -4,16 +4,13 @@ players, from a server or its database (plug-ins of parlour's CLI)."""
 from __future__ import annotations
 
 import argparse
-import asyncio
-import signal
-from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
-from parlour.core import ParlourError, RulesError
-from parlour.core.options import parse_bool
+from parlour.core import ParlourError
 
 from .settings import DEFAULT_DATABASE, Settings
 
@@ -21,32 +18,49 @@ __all__ = ["add_commands", "cmd_leaderboard", "cmd_serve"]
 
 
 def add_commands(sub: Any, commands: dict[str, Any]) -> None:
-    p = sub.add_parser("serve", help="run the web server: tables for friends and bots")
+    p = sub.add_parser(
+        "serve",
+        help="run the web server: tables for friends and bots",
+        description="Run the web server. Every setting also comes from an environment variable "
+        "PARLOUR_<KEY>, a file named by PARLOUR_<KEY>_FILE (secrets) or a TOML settings file "
+        "(--config); a flag wins over them all (docs/deploy.md, 'Settings').",
+    )
     p.add_argument(
         "--host",
-        default="127.0.0.1",
         help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: every "
         "network, so that friends on the same Wi-Fi can join)",
     )
-    p.add_argument("--port", type=port_number, default=8000, help="port, 1-65535 (default 8000)")
+    p.add_argument(
+        "--port",
+        type=port_number,
+        help="port, 1-65535 (default 8000); a table worker answers health and metrics there, so "
+        "each process on a machine needs its own",
+    )
     p.add_argument(
         "--database",
-        default=DEFAULT_DATABASE,
         help="a SQLite file's path, sqlite:///path or postgresql://user@host/db (default: "
         "./var/parlour.sqlite3)",
     )
+    p.add_argument("--bot-delay", type=float, help="default pause before a bot moves (s)")
+    p.add_argument("--log-level", help="debug, info (the default), warning or error")
     p.add_argument(
-        "--bot-delay", type=float, default=0.6, help="default pause before a bot moves (s)"
+        "--log-format",
+        choices=("auto", "json", "text"),
+        help="json: a JSON object a line (for a log collector); text: for a person at a "
+        "terminal; auto (the default): text at a terminal, JSON otherwise",
     )
-    p.add_argument("--log-level", default="info", help="uvicorn log level")
     p.add_argument(
         "--role",
         choices=("all", "gateway", "worker"),
-        default="all",
         help="all: one process (the default); gateway: websockets and HTTP; worker: owns tables "
         "(several processes need PostgreSQL and --bus; see docs/deploy.md)",
     )
     p.add_argument("--bus", help="redis://host:6379/0: the bus between the processes of a cluster")
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="a TOML settings file (KEY = VALUE for any setting; or PARLOUR_CONFIG)",
+    )
     p.add_argument(
         "--setting",
         action="append",
@@ -54,6 +68,11 @@ def add_commands(sub: Any, commands: dict[str, Any]) -> None:
         default=[],
         help="set any server setting, e.g. tables_per_client=50 or waiting_ttl=600 "
         "(the settings and their defaults: parlour.server.settings.Settings)",
+    )
+    p.add_argument(
+        "--print-settings",
+        action="store_true",
+        help="print the settings as every source gives them (secrets hidden) and exit",
     )
     commands["serve"] = cmd_serve
     lb = sub.add_parser("leaderboard", help="a game's rated players, best first (rated tables)")
@@ -71,6 +90,95 @@ def add_commands(sub: Any, commands: dict[str, Any]) -> None:
     )
     lb.add_argument("--limit", type=int, default=50, help="how many players (default 50)")
     commands["leaderboard"] = cmd_leaderboard
+    bk = sub.add_parser(
+        "backup",
+        help="back up a server's store while it runs (SQLite's online backup; pg_dump)",
+        description="Copy a server's database whole, while the server runs: a SQLite file with "
+        "SQLite's online backup API (checked, then renamed into place), PostgreSQL with pg_dump's "
+        "custom format. Restore with `parlour restore`.",
+    )
+    bk.add_argument("out", type=Path, help="the backup file to write")
+    bk.add_argument(
+        "--database",
+        help=f"the server's database (default: PARLOUR_DATABASE, the settings, {DEFAULT_DATABASE})",
+    )
+    bk.add_argument("--config", metavar="FILE", help="a settings file naming the database")
+    bk.add_argument("--force", action="store_true", help="replace the backup file if it exists")
+    bk.add_argument(
+        "--print",
+        action="store_true",
+        dest="dry_run",
+        help="PostgreSQL: print the pg_dump command instead of running it",
+    )
+    commands["backup"] = cmd_backup
+    rs = sub.add_parser(
+        "restore",
+        help="restore a backup into a new database, to serve it",
+        description="Restore a `parlour backup` into a new SQLite file (or over one no server "
+        "uses, with --force) or an empty PostgreSQL database; then `parlour serve` it: open "
+        "tables go on from their last stored move.",
+    )
+    rs.add_argument("backup", type=Path, help="the backup file")
+    rs.add_argument("--database", required=True, help="where to restore it (a new file or URL)")
+    rs.add_argument("--force", action="store_true", help="replace what is there")
+    rs.add_argument(
+        "--print",
+        action="store_true",
+        dest="dry_run",
+        help="PostgreSQL: print the pg_restore command instead of running it",
+    )
+    commands["restore"] = cmd_restore
+    from .admin_cli import add_admin
+
+    add_admin(sub, commands)
+
+
+def _pages(out: Console) -> Any:
+    """A progress bar of pages copied (rich), and the callback that moves it."""
+    from rich.progress import Progress
+
+    bar = Progress(console=out, transient=True)
+    task = bar.add_task("copying", total=None)
+
+    def step(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, step
+
+
+def cmd_backup(args: argparse.Namespace, out: Console) -> int:
+    from .backup import backup
+    from .configuration import load_settings
+
+    flags = {"database": args.database} if args.database else {}
+    settings = load_settings(flags, config=args.config)
+    bar, step = _pages(out)
+    with bar:
+        backup(
+            settings.database,
+            args.out,
+            force=args.force,
+            dry_run=args.dry_run,
+            say=lambda s: out.print(s, markup=False, highlight=False),
+            progress=step,
+        )
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace, out: Console) -> int:
+    from .backup import restore
+
+    bar, step = _pages(out)
+    with bar:
+        restore(
+            args.backup,
+            args.database,
+            force=args.force,
+            dry_run=args.dry_run,
+            say=lambda s: out.print(s, markup=False, highlight=False),
+            progress=step,
+        )
+    return 0
 
 
 def cmd_leaderboard(args: argparse.Namespace, out: Console) -> int:
@@ -158,36 +266,31 @@ def port_number(text: str) -> int:
     return port
 
 
-def settings_from(args: argparse.Namespace) -> Settings:
-    """The server's settings from `parlour serve`'s flags; a bad --setting is a clear error."""
-    values: dict[str, Any] = {
-        "database": args.database,
-        "bot_delay": args.bot_delay,
-        "host": args.host,
-        "port": args.port,
-        "role": getattr(args, "role", "all"),
-        "bus": getattr(args, "bus", None),
-        "freeze_gc": True,  # a serving process: see server/collector.py
+FLAGS = ("database", "bot_delay", "host", "port", "role", "bus", "log_level", "log_format")
+
+
+def settings_from(args: argparse.Namespace, env: Any = None) -> Settings:
+    """The server's settings: `parlour serve`'s flags (those given) and `--setting`s over the
+    environment, secret files and the settings file (server/configuration.py); anything bad is
+    a clear error."""
+    from .configuration import load_settings, setting_names
+
+    flags: dict[str, Any] = {
+        k: getattr(args, k) for k in FLAGS if getattr(args, k, None) is not None
     }
-    known = {f.name: f for f in fields(Settings)}
+    known = setting_names()
     for item in args.setting:
         key, sep, raw = item.partition("=")
         key = key.strip().replace("-", "_")
-        fixed = ("database", "bot_limits", "host", "port", "role", "bus")
-        if not sep or key not in known or key in fixed:
-            names = ", ".join(k for k in sorted(known) if k not in fixed)
-            raise ParlourError(f"--setting {item!r}: use KEY=VALUE with a KEY of: {names}")
-        default = getattr(Settings(), key)
-        try:
-            if isinstance(default, bool):
-                values[key] = parse_bool(raw)
-            elif default is None or isinstance(default, int):
-                values[key] = int(raw)
-            else:
-                values[key] = type(default)(raw)
-        except (ValueError, RulesError) as exc:
-            raise ParlourError(f"--setting {item!r}: {exc}") from None
-    return Settings(**values)
+        if not sep or key not in known:
+            raise ParlourError(
+                f"--setting {item!r}: use KEY=VALUE with a KEY of: {', '.join(known)}"
+            )
+        flags[key] = raw
+    # a serving process collects its garbage its own way (server/collector.py)
+    return load_settings(
+        flags, config=getattr(args, "config", None), env=env, defaults={"freeze_gc": True}
+    )
 
 
 def _say_where(out: Console, host: str, port: int) -> None:
@@ -201,29 +304,21 @@ def _say_where(out: Console, host: str, port: int) -> None:
         out.print(escape(HOW))
 
 
-async def run_worker(settings: Settings, store: Any) -> None:
-    """A process that only owns tables: it runs until SIGTERM or SIGINT, then hands its tables to
-    its peers (drains) and exits."""
-    from .app import serving
+def print_settings(settings: Settings, out: Console) -> None:
+    """The settings as TOML (a settings file to start from); secrets as ***."""
+    import json
 
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    async with serving(settings, store):
-        await stop.wait()
+    from .configuration import shown_settings
 
-
-def run_loop(main: Any) -> None:
-    """Run a worker's event loop on uvloop where it is installed (uvicorn[standard] brings it),
-    as uvicorn runs a gateway's: about 5% less CPU a move than asyncio's own loop (server_load.py
-    --processes, in alternating runs)."""
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(main)
-        return
-    uvloop.run(main)
+    for key, value in shown_settings(settings).items():
+        if value is None:
+            out.print(f"# {key} =  (not set)", markup=False, highlight=False)
+        elif isinstance(value, bool):
+            out.print(f"{key} = {'true' if value else 'false'}", markup=False, highlight=False)
+        elif isinstance(value, str):
+            out.print(f"{key} = {json.dumps(value)}", markup=False, highlight=False)
+        else:
+            out.print(f"{key} = {value!r}", markup=False, highlight=False)
 
 
 def cmd_serve(args: argparse.Namespace, out: Console) -> int:
@@ -231,38 +326,48 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
 
     from .app import create_app
     from .compression import websocket_protocol
+    from .logs import configure_logging
     from .protocols import guarded_http
     from .storage import Store, StoreError, database_url
 
     settings = settings_from(args)
+    if args.print_settings:
+        print_settings(settings, out)
+        return 0
     if settings.role != "all" and not settings.bus:
         out.print("[red]parlour serve: a gateway or a worker needs --bus redis://… (the bus)[/]")
         return 2
     if settings.role != "all" and database_url(settings.database).startswith("sqlite"):
         out.print("[red]parlour serve: several processes share PostgreSQL, not SQLite[/]")
         return 2
+    try:
+        configure_logging(settings.log_level, settings.log_format, settings.role)
+    except ValueError as exc:
+        raise ParlourError(str(exc)) from None
     try:  # opened here, so that a database this server cannot use is a sentence, not a traceback
         store = Store(settings.database)
     except StoreError as exc:
         out.print(f"[red]parlour serve: {escape(str(exc))}[/]")
         return 2
-    if settings.role == "worker":
-        try:
-            out.print(f"parlour: a table worker (bus {settings.bus})")
-            run_loop(run_worker(settings, store))
-        finally:
-            store.close()
-        return 0
     try:
         app = create_app(settings, store)
-        shown = args.database.split("@")[-1] if "@" in args.database else args.database
-        out.print(f"parlour: http://{args.host}:{args.port}/  (database {shown})")
-        _say_where(out, args.host, args.port)
+        where = f"http://{settings.host}:{settings.port}/"
+        if settings.role == "worker":
+            # a worker answers HTTP for its health and metrics only (server/health.py); uvicorn
+            # runs it on uvloop, as it runs a gateway (about 5% less CPU a move than asyncio's
+            # own loop: server_load.py --processes, in alternating runs), and its SIGTERM ends
+            # the app's lifespan, where the worker drains its tables to its peers
+            out.print(f"parlour: a table worker (bus {settings.bus}); health at {where}readyz")
+        else:
+            shown = settings.database.split("@")[-1]
+            out.print(f"parlour: {where}  (database {shown})")
+            _say_where(out, settings.host, settings.port)
         uvicorn.run(
             app,
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level,
+            log_config=None,  # every logger goes through server/logs.py
             # X-Forwarded-For is the app's to trust (settings.trust_forwarded), never uvicorn's:
             # uvicorn believes it from 127.0.0.1 by default, which let any local caller pose as
             # any client and spread one client's limits over made-up addresses

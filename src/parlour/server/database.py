@@ -10,10 +10,12 @@ commit) — under load one transaction carries a whole batch; at rest a move wai
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from . import metrics
 from .storage import Fence, MoveRow, Store
 
 __all__ = ["Database"]
@@ -50,8 +52,11 @@ class Database:
         try:
             while self._moves:
                 batch, self._moves = self._moves, []
+                started = time.perf_counter()
                 try:
                     fences = await self.call(self.store.tables.add_moves, [r for r, _ in batch])
+                    metrics.DB_COMMIT.observe(time.perf_counter() - started)
+                    metrics.DB_COMMIT_MOVES.observe(len(batch))
                 except Exception as exc:
                     if len(batch) == 1:
                         batch[0][1].set_exception(exc)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.core.registry import info
 
+from .logs import Failures
 from .storage import TableRow
 from .tables import IDLE_FALLBACK, TableError, plan_table, random_code
 from .tournament import Entrant, Outcome, next_round, standings, swiss_rounds
@@ -80,18 +81,14 @@ class TournamentDirector:
         self._wake.set()
 
     async def _run(self) -> None:
+        looking = Failures(log, f"tournament director on {self.worker.id}")
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.settings.tournament_poll)
             self._wake.clear()
             if self.worker.draining:
                 continue
-            try:
-                await self.look()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a database hiccup: the next look tries again
-                log.exception("tournament director on %s failed", self.worker.id)
+            await looking.run(self.look())  # a database hiccup: the next look tries again
 
     async def look(self) -> None:
         """Move on every running tournament whose round is over."""

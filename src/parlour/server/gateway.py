@@ -22,18 +22,20 @@ from typing import Any, assert_never
 from parlour.bots.advise import advise
 from parlour.core import IllegalMove, NotLegalNow
 
-from . import wire
+from . import metrics, wire
 from .bus import Bus, BusDown, tell
 from .chat import ChatLog, clean_line, new_line
 from .clients import Clients
 from .connections import Conn
 from .database import Database
+from .logs import Failures
 from .messages import (
     A,
     Adopt,
     Ask,
     BusMessage,
     ChatLines,
+    ChatRemoved,
     ChatSaid,
     ClientOut,
     Close,
@@ -187,6 +189,9 @@ class Replica:
             case ChatSaid(line=line):  # a line said at the table, through any gateway
                 if self.chat.add(line):
                     self.broadcast(wire.chat([line]))
+            case ChatRemoved(line=line_id):  # a moderator's: off every screen
+                self.chat.remove(line_id)
+                self.broadcast(wire.chat_removed(line_id))
             case Rematched(code=code):  # the host opened the rematch (through any gateway)
                 self.tell_rematch(code)
             case Moved() | Started():
@@ -195,7 +200,8 @@ class Replica:
                 # a change best read whole from the database (seats, names, status, a result)
                 async with self.lock:
                     if message.seq > self.table.seq:
-                        await self.resync()
+                        said = message.message if isinstance(message, StatusChanged) else ""
+                        await self.resync(said)
             case _:
                 assert_never(message)
 
@@ -245,8 +251,9 @@ class Replica:
         self.broadcast(wire.rematch(code))
         self.broadcast_table()
 
-    async def resync(self) -> None:
-        """Read the table again from the database (the one source of truth): inside the lock."""
+    async def resync(self, why: str = "") -> None:
+        """Read the table again from the database (the one source of truth): inside the lock.
+        `why`: the owner's words for a status it changed (a moderator closed the table)."""
         row = await self.gateway.db.call(self.gateway.db.store.tables.load_table, self.code)
         if row is None:
             return
@@ -267,7 +274,7 @@ class Replica:
         self.merge_presence()
         self.broadcast_table()
         if table.status in ("closed", "expired"):
-            message = (
+            message = why or (
                 "the host closed the table"
                 if table.status == "closed"
                 else ("nobody joined this table in time: it has expired")
@@ -318,12 +325,11 @@ class Gateway:
         await self.bus.unsubscribe(f"gateway:{self.id}", self._on_reply)
 
     async def _every(self, seconds: float, job: Callable[[], Any]) -> None:
+        name = getattr(job, "__name__", job)
+        failures = Failures(log, f"gateway {self.id}: {name}")  # a traceback once a spell
         while True:
             await asyncio.sleep(seconds)
-            try:
-                await job()
-            except Exception:
-                log.exception("gateway %s: %s failed", self.id, getattr(job, "__name__", job))
+            await failures.run(job())
 
     # --- replicas --------------------------------------------------------------------------------
     def table_from(self, row: TableRow) -> Table:
@@ -675,7 +681,10 @@ class Gateway:
         in a game where a card lets its player go again)."""
         if ply is None:
             ply = rep.table.ply
-        return await self.ask(rep.code, Play(seat, text, ply), owner_hint=rep.owner)
+        asked = time.perf_counter()
+        stored = await self.ask(rep.code, Play(seat, text, ply), owner_hint=rep.owner)
+        metrics.MOVE_SECONDS.labels(rep.table.game.name).observe(time.perf_counter() - asked)
+        return stored
 
     async def host_command(self, code: str, command: NextIn | CloseIn) -> None:
         """The host's `next` or `close`, done by the table's owner."""
@@ -742,7 +751,7 @@ class Gateway:
                 "busy",
             ) from None
 
-    async def _recent_chat(self, rep: Replica) -> None:
+    async def recent_chat(self, rep: Replica) -> None:
         """Once per replica, the lines said at the table before this gateway watched it: every
         connection arriving meanwhile waits for the same answer (a socket that goes away stops
         waiting, not the asking)."""
@@ -791,7 +800,7 @@ class Gateway:
 
     # --- connections -----------------------------------------------------------------------------
     async def attach(self, rep: Replica, conn: Conn) -> None:
-        await self._recent_chat(rep)
+        await self.recent_chat(rep)
         rep.conns.add(conn)
         rep.last_used = time.monotonic()
         rep.merge_presence()

@@ -66,6 +66,7 @@ from .bus import tell
 from .clients import RateMeter
 from .database import Database
 from .gateway import Gateway
+from .logs import Failures
 from .messages import BusMessage, QuickMatched
 from .ratings import SCALE, fresh, points
 from .settings import Settings
@@ -193,12 +194,10 @@ class QuickMatch:
         await self.gateway.bus.unsubscribe(CHANNEL, self._on_match)
 
     async def _ticking(self) -> None:
+        rounds = Failures(log, "quick match: a round of matching")  # said once a spell
         while True:
             await asyncio.sleep(self.settings.quick_tick)
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("quick match: a round of matching failed")
+            await rounds.run(self.tick())
 
     def seat_token(self, entry_id: int) -> str:
         return hmac.new(self.key, f"seat:{entry_id}".encode(), hashlib.sha256).hexdigest()[:40]

@@ -35,6 +35,7 @@ __all__ = [
     "BusMessage",
     "ChatLines",
     "ChatLinesAnswer",
+    "ChatRemoved",
     "ChatSaid",
     "ClientIn",
     "ClientOut",
@@ -62,6 +63,7 @@ __all__ = [
     "SeatsChanged",
     "Started",
     "StatusChanged",
+    "Suspended",
     "Update",
     "decode",
     "is_update",
@@ -345,10 +347,15 @@ class Next(Ask[NextStarted], _Plain):
 
 @dataclass(frozen=True, slots=True)
 class Close(Ask[Closed], _Plain):
-    """Host: close the table."""
+    """Host: close the table (`moderator`: a moderator closes it: a rated game is not rated)."""
 
+    moderator: bool = False
     kind: ClassVar[str] = "close"
     answer: ClassVar[type[Any]] = Closed
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Close:
+        return cls(bool(data.get("moderator", False)))  # a process of before moderation sends {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,6 +499,17 @@ class ChatSaid(_Plain):
 
 @_bus
 @dataclass(frozen=True, slots=True)
+class ChatRemoved(_Plain):
+    """A moderator removed a chat line (`parlour admin remove-line`): forget it, and tell
+    everyone watching to take it off their screens."""
+
+    table: str
+    line: str
+    kind: ClassVar[str] = "chat_removed"
+
+
+@_bus
+@dataclass(frozen=True, slots=True)
 class Rematched(_Plain):
     """The host opened the rematch: its table's code."""
 
@@ -570,6 +588,7 @@ Update: TypeAlias = (
     Owner
     | Presence
     | ChatSaid
+    | ChatRemoved
     | Rematched
     | Moved
     | Started
@@ -589,9 +608,21 @@ class QuickMatched(_Plain):
     kind: ClassVar[str] = "quick_matched"
 
 
-BusMessage: TypeAlias = Request | Adopt | Reply | Update | QuickMatched
+# --- the moderation channel: every gateway -------------------------------------------------------
+@_bus
+@dataclass(frozen=True, slots=True)
+class Suspended(_Plain):
+    """An account suspended (or, `lifted`, no longer): every gateway closes the connections of its
+    seats, and refuses them until it is lifted (server/moderation.py)."""
+
+    account: int
+    lifted: bool = False
+    kind: ClassVar[str] = "suspended"
+
+
+BusMessage: TypeAlias = Request | Adopt | Reply | Update | QuickMatched | Suspended
 UPDATES = (
-    Owner, Presence, ChatSaid, Rematched, Moved, Started, SeatsChanged, StatusChanged,
+    Owner, Presence, ChatSaid, ChatRemoved, Rematched, Moved, Started, SeatsChanged, StatusChanged,
     ResultStored,
 )  # fmt: skip
 
@@ -664,6 +695,11 @@ class ChatOut(TypedDict):
     lines: list[dict[str, Any]]
 
 
+class ChatRemovedOut(TypedDict):
+    type: Literal["chat_removed"]
+    id: str
+
+
 class RematchOut(TypedDict):
     type: Literal["rematch"]
     code: str
@@ -694,6 +730,7 @@ ClientOut: TypeAlias = (
     | WhyOut
     | ClockOut
     | ChatOut
+    | ChatRemovedOut
     | RematchOut
     | ClosedOut
     | ErrorOut

@@ -57,6 +57,7 @@ from parlour.review.step import private_parts
 from .clients import RateMeter
 from .database import Database
 from .judging import judge_decision
+from .logs import Failures
 from .pools import process_pool, stop_pool
 from .settings import Settings
 from .storage.analysis_jobs import JobRow, NewJob
@@ -405,12 +406,10 @@ class Reviews:
         ]
 
     async def _every(self, seconds: float, job: Any) -> None:
+        failures = Failures(log, f"review: {getattr(job, '__name__', job)}")  # said once a spell
         while True:
             await asyncio.sleep(seconds)
-            try:
-                await job()
-            except Exception:
-                log.exception("review: %s failed", getattr(job, "__name__", job))
+            await failures.run(job())
 
     async def _beat(self) -> None:
         if self._running:
@@ -560,20 +559,19 @@ class Reviews:
         """Take jobs from the queue while this gateway has a runner free: at once when one is
         queued here, else every `TAKE_EVERY` seconds (jobs queued through other gateways, and
         jobs whose runner stopped beating)."""
+        taking = Failures(log, "review: taking a job from the queue")
         while True:
             self._wake.clear()
             if len(self._running) < self.settings.analysis_workers:
-                try:
-                    now = time.time()
-                    got = await self.db.call(
+                now = time.time()
+                got = await taking.run(
+                    self.db.call(
                         self.db.store.analysis_jobs.claim,
                         self.runner,
                         now,
                         now - self.settings.analysis_takeover,
                     )
-                except Exception:
-                    log.exception("review: taking a job from the queue failed")
-                    got = None
+                )
                 if got is not None:
                     job, judged = got
                     task = asyncio.ensure_future(self._run(job, judged))

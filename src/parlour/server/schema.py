@@ -30,6 +30,7 @@ __all__ = [
     "analyses",
     "analysis_decisions",
     "analysis_jobs",
+    "chat_reports",
     "games",
     "metadata",
     "moves",
@@ -291,6 +292,9 @@ accounts = Table(
     Column("password_hash", String(256), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("deleted_at", Float),
+    # suspended by a moderator (`parlour admin suspend`): no log-in, no seat acts, until lifted
+    Column("suspended_at", Float),
+    Column("suspended_reason", String(200)),
 )
 
 # Log-in sessions: the SHA-256 of the session cookie's token (the token itself is never stored).
@@ -354,4 +358,28 @@ quick_entries = Table(
     Column("table_code", String(16)),
     Column("seat", Integer),
     Column("matched_at", Float),
+)
+
+
+# Chat lines reported by the people at a table, for a moderator to read (`parlour admin reports`).
+# Chat is not stored, so a report keeps the line as it was said; one report a line per seat.
+chat_reports = Table(
+    "parlour_chat_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created_at", Float, nullable=False, index=True),
+    Column("table_code", String(16), nullable=False),
+    Column("line_id", String(32), nullable=False),
+    Column("line_seat", Integer, nullable=False),
+    Column("line_name", String(64), nullable=False),
+    Column("line_account_id", Integer),
+    Column("line_text", String(400), nullable=False),
+    Column("line_at", Float, nullable=False),
+    Column("reporter_seat", Integer, nullable=False),
+    Column("reporter_name", String(64), nullable=False),
+    Column("reporter_account_id", Integer),
+    Column("reporter_client", String(64), nullable=False),  # the keyed hash of its address
+    Column("reason", String(200)),
+    Column("removed_at", Float),  # the line removed by a moderator
+    UniqueConstraint("table_code", "line_id", "reporter_seat", name="uq_parlour_chat_report"),
 )

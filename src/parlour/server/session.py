@@ -17,11 +17,12 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from parlour.core import IllegalMove, ParlourError
 
-from . import wire
+from . import metrics, wire
 from .bus import BusDown
 from .clients import client_address
 from .connections import Conn
 from .gateway import Gateway, Replica
+from .logs import bind_contextvars
 from .messages import (
     ChatIn,
     ClientIn,
@@ -37,10 +38,15 @@ from .messages import (
     WhyIn,
     parse_client,
 )
+from .moderation import SUSPENDED_CLOSE, Moderation
 from .settings import Settings
 from .tables import TableError
 
+SUSPENDED = "this seat's account is suspended by the server's moderators"
+
 __all__ = ["Bucket", "websocket_session"]
+
+WS_ROUTE = "/ws/{code}"  # a websocket's refusals, by the route they came through
 
 
 class Bucket:
@@ -83,7 +89,12 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
 
 
 async def websocket_session(
-    ws: WebSocket, code: str, *, gateway: Gateway, settings: Settings
+    ws: WebSocket,
+    code: str,
+    *,
+    gateway: Gateway,
+    settings: Settings,
+    moderation: Moderation | None = None,
 ) -> None:
     await ws.accept()
 
@@ -96,18 +107,31 @@ async def websocket_session(
     clients = gateway.clients
     client = clients.key(client_address(host, ws.headers, settings.trust_forwarded))
     if not clients.open_websocket(client):
+        metrics.RATE_LIMITED.labels(WS_ROUTE).inc()
         limit = settings.websockets_per_client
         await refuse(wire.error("too_many", f"at most {limit} connections from one client"), 4429)
         return
     try:
-        await _session(ws, code, client, gateway=gateway, settings=settings, refuse=refuse)
+        with metrics.WEBSOCKETS.track_inprogress():
+            await _session(
+                ws, code, client, gateway=gateway, settings=settings, refuse=refuse,
+                moderation=moderation,
+            )  # fmt: skip
     finally:
         clients.close_websocket(client)
 
 
 async def _session(
-    ws: WebSocket, code: str, client: str, *, gateway: Gateway, settings: Settings, refuse: Any
+    ws: WebSocket,
+    code: str,
+    client: str,
+    *,
+    gateway: Gateway,
+    settings: Settings,
+    refuse: Any,
+    moderation: Moderation | None,
 ) -> None:
+    bind_contextvars(table=code.strip().upper())  # this session's log lines name its table
     try:
         rep = await gateway.replica(code)
     except TableError as exc:
@@ -142,10 +166,16 @@ async def _session(
             )
             return
         seat, is_host = found
+        bind_contextvars(seat=seat)
+        if moderation is not None and await moderation.seat_suspended(rep, seat):
+            await refuse(wire.error("suspended", SUSPENDED), SUSPENDED_CLOSE)
+            return
     conn = Conn(seat, is_host)
     writer = asyncio.ensure_future(_writer(ws, conn))
     bucket = Bucket(settings.rate, settings.burst)
     await gateway.attach(rep, conn)
+    if moderation is not None and await moderation.suspended_since_hello(rep, seat):
+        conn.close(SUSPENDED_CLOSE, "this account is suspended")
     try:
         while not writer.done():
             try:
@@ -159,6 +189,7 @@ async def _session(
             if raw is None:
                 break
             if not bucket.take():
+                metrics.RATE_LIMITED.labels(WS_ROUTE).inc()
                 conn.send(
                     wire.error("rate_limited", f"at most {settings.rate:g} messages a second")
                 )
@@ -168,6 +199,8 @@ async def _session(
             except IllegalMove as exc:
                 conn.send(wire.error("illegal", str(exc), legal=exc.legal))
             except TableError as exc:
+                if exc.status == 429:  # chat's allowance
+                    metrics.RATE_LIMITED.labels(WS_ROUTE).inc()
                 conn.send(wire.error(exc.code, str(exc), exc.legal))
             except ParlourError as exc:
                 conn.send(wire.error("bad_request", str(exc)))

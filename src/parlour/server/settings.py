@@ -13,8 +13,9 @@ DEFAULT_DATABASE = "sqlite:///var/parlour.sqlite3"
 
 @dataclass
 class Settings:
-    """Server settings; `parlour serve` fills them from its flags. Every limit is per server
-    process; the per-client ones are well below the totals, so that no one client fills them."""
+    """Server settings; `parlour serve` fills them from its flags, the environment and a settings
+    file (server/configuration.py). Every limit is per server process; the per-client ones are
+    well below the totals, so that no one client fills them."""
 
     database: str = DEFAULT_DATABASE
     # where the server listens (`parlour serve --host/--port`): invite links and the LAN check
@@ -28,6 +29,15 @@ class Settings:
     # the process's garbage collection (server/collector.py): `parlour serve` turns it on; off in
     # an app built by create_app alone, since it is a policy for the whole process
     freeze_gc: bool = False
+    # --- operating it (docs/deploy.md): logs, and the moderators' token
+    log_level: str = "info"  # debug | info | warning | error
+    # json: one JSON object a line (for a log collector); text: lines for a person at a
+    # terminal; auto: text when the output is a terminal, JSON otherwise
+    log_format: str = "auto"
+    # the bearer token of `parlour admin` (the moderators' API, /api/admin/...); none: no
+    # moderation over HTTP. A secret: give it in a file (PARLOUR_ADMIN_TOKEN_FILE)
+    admin_token: str | None = None
+    reports_per_minute: float = 10.0  # chat lines a client may report a minute (bursts of as many)
     # --- websockets
     max_message: int = 4096  # bytes in one websocket message
     rate: float = 20.0  # websocket messages per second per connection, on average

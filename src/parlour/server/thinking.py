@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -30,6 +31,7 @@ from parlour.bots import Bot, make_bot
 from parlour.core import Game, Move
 from parlour.core.events import view_to_wire
 
+from . import metrics
 from .pools import process_pool, stop_pool
 
 __all__ = ["FairTurns", "Thinker", "default_workers"]
@@ -130,6 +132,23 @@ class Thinker:
     ) -> Move:
         """The move `bot` (built from `spec`) chooses from `view`; a search waits for its turn
         among `payer`'s (see the module doc)."""
+        asked = time.perf_counter()
+        try:
+            return await self._choose(game, bot, spec, view, legal, seed, payer)
+        finally:
+            seconds = time.perf_counter() - asked
+            metrics.BOT_THINK.labels(game.name, spec.split(":")[0]).observe(seconds)
+
+    async def _choose(
+        self,
+        game: Game[Any, Any],
+        bot: Bot,
+        spec: str,
+        view: Mapping[str, Any],
+        legal: list[Move],
+        seed: int,
+        payer: str,
+    ) -> Move:
         if not bot.searches:
             return await asyncio.to_thread(bot.choose, view, legal)
         loop = asyncio.get_running_loop()

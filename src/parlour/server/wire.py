@@ -18,6 +18,7 @@ from parlour.core.events import to_wire, view_to_wire
 from .messages import (
     PROTOCOL,
     ChatOut,
+    ChatRemovedOut,
     ClientOut,
     ClockOut,
     ClosedOut,
@@ -251,6 +252,11 @@ def pong() -> PongOut:
 def chat(lines: list[dict[str, Any]]) -> ChatOut:
     """Chat lines said at the table (one as it is said; the recent ones on arrival)."""
     return {"type": "chat", "lines": lines}
+
+
+def chat_removed(line_id: str) -> ChatRemovedOut:
+    """A chat line a moderator removed: take it off the screen."""
+    return {"type": "chat_removed", "id": line_id}
 
 
 def why(move: str, legal: bool, reason: str | None) -> WhyOut:

@@ -25,23 +25,26 @@ import secrets
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Coroutine, Iterable
 from typing import Any, assert_never
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from parlour.core import IllegalMove, Move, ParlourError
 
+from . import metrics
 from .bus import Bus, tell
 from .chat import ChatLog
 from .database import Database
 from .director import TournamentDirector
+from .logs import Failures, bind_contextvars, table_task
 from .messages import (
     Adopt,
     Answer,
     BusMessage,
     ChatLines,
     ChatLinesAnswer,
+    ChatRemoved,
     ChatSaid,
     Close,
     Closed,
@@ -205,7 +208,7 @@ class OwnedTable:
             await self._start_game()
             return NextStarted(self.table.game_number)
 
-    async def close(self, why: str = "the host closed the table") -> Closed:
+    async def close(self, why: str = "the host closed the table", by_host: bool = True) -> Closed:
         async with self.lock:
             if self.table.status == "closed":
                 return Closed(self.code)
@@ -213,7 +216,7 @@ class OwnedTable:
             self.deadline = None
             t = self.table
             store = self.worker.db.store
-            if t.rated and t.live and t.game_id is not None:
+            if by_host and t.rated and t.live and t.game_id is not None:
                 # closing a rated game before its end leaves it: the host's seat loses it
                 host = frozenset(s.seat for s in t.seats if s.token_hash == t.host_hash)
                 await self._write(store.tables.close_rated_game, t.game_id, host)
@@ -313,6 +316,7 @@ class OwnedTable:
         self.fence = await self._store(self.worker.db.write_move(row))
         t.seq = self.fence.seq
         t.apply(move)
+        metrics.MOVES.labels(t.game.name).inc()
         self.deadline = deadline
         self.last_activity = time.monotonic()
         self._retry = 0
@@ -375,12 +379,12 @@ class OwnedTable:
             elif self.deadline is not None:
                 self._spawn(self._clock(t.game_number, t.ply, self.deadline))
             if t.bot_at(seat) is None and t.idle_timeout > 0 and t.seats[seat].filled:
-                self._idle_task = asyncio.ensure_future(self._idle(t.game_number, t.ply, seat))
+                self._idle_task = table_task(self.code, self._idle(t.game_number, t.ply, seat))
         elif t.state is not None and not t.live and not t.match.is_over and t.auto_next:
             self._spawn(self._auto_next(t.game_number))  # the match's next game, by itself
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        self._task = asyncio.ensure_future(coro)
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        self._task = table_task(self.code, coro)  # its log lines name the table
 
     def _cancel_tasks(self) -> None:
         for name in ("_task", "_idle_task"):
@@ -584,6 +588,7 @@ class TableWorker:
         # its own table; a request for a table being loaded waits for the load, however long
         self._loading: dict[str, asyncio.Event] = {}
         self.director = TournamentDirector(self)  # moves running tournaments on
+        self.last_beat: float | None = None  # monotonic: the last heartbeat stored
 
     def keep(self, task: asyncio.Task[Any]) -> None:
         self._tasks.add(task)
@@ -592,6 +597,7 @@ class TableWorker:
     # --- life ------------------------------------------------------------------------------------
     async def start(self) -> None:
         await self.db.call(self.db.store.owners.register_worker, self.id)
+        self.last_beat = time.monotonic()
         await self.bus.subscribe(f"worker:{self.id}", self._on_request)
         await self.adopt_round()
         # the heartbeat has a loop of its own: an adopting round that loads a long table (or
@@ -604,28 +610,27 @@ class TableWorker:
         await self.director.start()
 
     async def _every(self, seconds: float, job: Any) -> None:
+        # a database hiccup must not stop the next round; an outage is said once, not a second
+        failures = Failures(log, f"worker {self.id}: {getattr(job, '__name__', job)}")
         while True:
             await asyncio.sleep(seconds)
-            try:
-                await job()
-            except Exception:  # a database hiccup must not stop the next round
-                log.exception("worker %s: %s failed", self.id, getattr(job, "__name__", job))
+            await failures.run(job())
 
     async def _beat(self) -> None:
         await self.db.call(self.db.store.owners.heartbeat, self.id, len(self.tables), self.draining)
+        self.last_beat = time.monotonic()  # for /readyz and the metrics (server/health.py)
 
     async def _adopting(self) -> None:
         """Adopting rounds, at most HEARTBEAT apart, and one just as a live peer's last
         heartbeat grows DEAD_AFTER old: a dead worker's tables are taken the moment it counts as
         dead, not up to a round later (with rounds a fixed second apart, and each round's own
         time added to the second on a loaded machine, failover took 3-4 s, once 5.5 s)."""
+        failures = Failures(log, f"worker {self.id}: adopting")
         while True:
             wait = HEARTBEAT
-            try:
-                if not self.draining:
-                    wait = await self.adopt_round()
-            except Exception:  # a database hiccup must not stop the next round
-                log.exception("worker %s: adopting failed", self.id)
+            if not self.draining:  # a database hiccup must not stop the next round
+                got = await failures.run(self.adopt_round())
+                wait = HEARTBEAT if got is None else got
             await asyncio.sleep(min(HEARTBEAT, max(ADOPT_SOON, wait)))
 
     async def stop(self) -> None:
@@ -815,6 +820,10 @@ class TableWorker:
                 owned = self.tables.get(code)
                 if owned is not None:
                     owned.chat.add(line)
+            case ChatRemoved(table=code, line=line_id):
+                owned = self.tables.get(code)
+                if owned is not None:
+                    owned.chat.remove(line_id)
             case _:
                 pass
 
@@ -827,6 +836,10 @@ class TableWorker:
             self.keep(asyncio.ensure_future(self._serve(message)))
 
     async def _serve(self, message: Adopt | Request) -> None:
+        if isinstance(message, Request):  # its log lines: the request, its table and seat
+            bind_contextvars(request_id=message.id, table=message.table)
+            if isinstance(message.ask, Play | Join) and message.ask.seat is not None:
+                bind_contextvars(seat=message.ask.seat)
         try:
             await self._serve_once(message)
         except Exception:  # one bad request must not go unsaid in the log
@@ -884,6 +897,8 @@ class TableWorker:
                     answer = await owned.move(seat, move, ply, request.id)
                 case Next():
                     answer = await owned.next_game()
+                case Close(moderator=True):
+                    answer = await owned.close("a moderator closed the table", by_host=False)
                 case Close():
                     answer = await owned.close()
                 case ChatLines():  # the recent lines, for a gateway new to the table

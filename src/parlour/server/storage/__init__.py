@@ -13,6 +13,7 @@
 | `review` | a stored game as the review reads it; the cached analyses |
 | `analysis_jobs` | the analysis queue shared by every gateway |
 | `puzzles` | shared puzzles |
+| `reports` | chat lines people reported, for the moderators |
 
 A transaction across subjects (a game's result and the ratings it moves, a tournament's round and
 its tables) is one repository's method calling the other's functions on its connection.
@@ -52,6 +53,7 @@ from .matchmaking import QuickRepo
 from .owners import OwnersRepo
 from .puzzles import PuzzlesRepo
 from .ratings import RatingsRepo
+from .reports import ReportsRepo
 from .review import ReviewRepo
 from .rows import GameRow, MoveRow, SeatRow, TableRow
 from .tables import KEEP_ACCOUNT, TablesRepo
@@ -106,6 +108,7 @@ class Store:
         self.review = ReviewRepo(self.engine, self.tables)
         self.analysis_jobs = AnalysisJobsRepo(self.engine)
         self.puzzles = PuzzlesRepo(self.engine)
+        self.reports = ReportsRepo(self.engine)
 
     def _shown(self) -> str:
         return self.url.split("@")[-1] if "@" in self.url else self.url
@@ -123,6 +126,11 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
         self._unlock()
+
+    def ping(self) -> None:
+        """A query that needs the database to answer (`/readyz`)."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1)).scalar()
 
     def secret(self, name: str) -> bytes:
         """A random secret kept in the database (made on first use): the same after a restart."""

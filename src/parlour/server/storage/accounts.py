@@ -82,7 +82,11 @@ class AccountsRepo(Repository):
             r = conn.execute(
                 select(sessions.c.last_seen, accounts.c.id, accounts.c.username)
                 .join(accounts, accounts.c.id == sessions.c.account_id)
-                .where(sessions.c.token_hash == token_hash, accounts.c.deleted_at.is_(None))
+                .where(
+                    sessions.c.token_hash == token_hash,
+                    accounts.c.deleted_at.is_(None),
+                    accounts.c.suspended_at.is_(None),  # a suspended account's sessions are void
+                )
             ).first()
         if r is None:
             return None
@@ -116,6 +120,38 @@ class AccountsRepo(Repository):
             if keep is not None:
                 q = q.where(sessions.c.token_hash != keep)
             return int(conn.execute(q).rowcount or 0)
+
+    def suspend(self, account_id: int, reason: str | None) -> int:
+        """Suspend an account (a moderator's): it cannot log in, and every session of it ends.
+        How many sessions ended."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id)
+                .values(suspended_at=time.time(), suspended_reason=reason)
+            )
+            ended = conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            return int(ended.rowcount or 0)
+
+    def unsuspend(self, account_id: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id)
+                .values(suspended_at=None, suspended_reason=None)
+            )
+
+    def suspended(self, account_ids: list[int]) -> set[int]:
+        """Which of these accounts are suspended."""
+        if not account_ids:
+            return set()
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(accounts.c.id).where(
+                    accounts.c.id.in_(account_ids), accounts.c.suspended_at.is_not(None)
+                )
+            ).all()
+        return {int(r.id) for r in rows}
 
     def delete_account(self, account_id: int) -> None:
         """Delete an account: its sessions and ratings go; its row stays nameless, and its name

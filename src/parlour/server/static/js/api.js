@@ -22,6 +22,16 @@ export async function api(path, body) {
   return data;
 }
 
+/** Report a chat line to the server's moderators, as the seat whose token this is. */
+export async function reportLine(code, lineId, token) {
+  const r = await fetch(`/api/tables/${encodeURIComponent(code)}/chat/${encodeURIComponent(lineId)}/report`, {
+    method: "POST", headers: {"content-type": "application/json", authorization: `Bearer ${token}`}, body: "{}"});
+  let data = null;
+  try { data = await r.json(); } catch { data = null; }
+  if (!r.ok) throw new Error((data && data.message) || r.statusText);
+  return data;
+}
+
 const KEY = "parlour:tables";
 
 /** Every table this browser has a seat at (or hosts): {code: {token, seat, host, game, at}}. */

@@ -1,14 +1,18 @@
 // Chat at the table: lines and a few quick reactions from seated people. Names and text are put in
-// as text nodes (never markup); each viewer can mute a seat for themselves (kept by this browser).
-import { h, fill } from "./dom.js";
+// as text nodes (never markup); each viewer can mute a seat for themselves (kept by this browser),
+// and report another seat's line to the server's moderators (a button on the line: "Reported"
+// once the server has it). A line a moderator removes goes off the list.
+import { h, fill, toast } from "./dom.js";
 
 const MAX = 200; // the server's limit (server/chat.py)
 const REACTIONS = ["Nice move!", "Well played", "Oops!", "Your turn!", "Good game"];
 
-export function chatPanel({code, seat, seats, say, onLine}) {
+export function chatPanel({code, seat, seats, say, onLine, report}) {
   const key = "parlour:chat-muted:" + code;
   const muted = new Set(readMuted(key));
   const lines = [];
+  const reported = new Set(); // ids of the lines this page reported
+  const removed = new Set(); // ids a moderator removed: never shown again (a reconnect resends)
   const list = h("ol", {class: "chat-lines", id: "chat-lines", "aria-live": "polite", "aria-label": "Chat"});
   const input = h("input", {id: "chat-text", maxlength: MAX, autocomplete: "off", placeholder: "Say something…",
     "aria-label": "Chat message"});
@@ -31,10 +35,35 @@ export function chatPanel({code, seat, seats, say, onLine}) {
     input.value = "";
   });
 
+  /** The line's "Report" button: only for a seated viewer, on another seat's line. */
+  function reportButton(l) {
+    if (!report || !l.id || seat() === null || l.seat === seat()) return null;
+    const done = reported.has(l.id);
+    const b = h("button", {type: "button", class: "chat-report", "data-report": l.id,
+      "aria-label": done ? `Reported: ${l.name}'s line` : `Report ${l.name}'s line to the moderators`,
+      "aria-disabled": done ? "true" : "false"}, done ? "Reported" : "Report");
+    b.addEventListener("click", async () => {
+      if (reported.has(l.id) || b.dataset.busy) return;
+      b.dataset.busy = "1";
+      try {
+        await report(l);
+        reported.add(l.id);
+        draw();
+      } catch (err) {
+        delete b.dataset.busy;
+        toast(`Could not report it: ${err.message}`);
+      }
+    });
+    return b;
+  }
+
   function draw() {
+    const focused = document.activeElement?.dataset?.report; // kept on its line's button
     const shown = lines.filter((l) => !muted.has(l.seat));
-    fill(list, shown.slice(-60).map((l) => h("li", {class: "chat-line", "data-seat": l.seat},
-      h("span", {class: "chat-name"}, l.name), ": ", h("span", {class: "chat-text"}, l.text))));
+    fill(list, shown.slice(-60).map((l) => h("li", {class: "chat-line", "data-seat": l.seat, "data-id": l.id || ""},
+      h("span", {class: "chat-name"}, l.name), ": ", h("span", {class: "chat-text"}, l.text),
+      reportButton(l))));
+    if (focused) list.querySelector(`[data-report="${CSS.escape(focused)}"]`)?.focus({preventScroll: true});
     list.scrollTop = list.scrollHeight;
     const hidden = lines.length - shown.length;
     hint.textContent = hidden ? `${hidden} line${hidden === 1 ? "" : "s"} from muted players hidden.` : "";
@@ -71,7 +100,7 @@ export function chatPanel({code, seat, seats, say, onLine}) {
       const fresh = [];
       for (const l of newLines) {
         // a reconnected socket is sent the recent lines again: each line once
-        if (l.id && lines.some((x) => x.id === l.id)) continue;
+        if (l.id && (removed.has(l.id) || lines.some((x) => x.id === l.id))) continue;
         lines.push(l);
         if (!muted.has(l.seat)) fresh.push(l);
       }
@@ -79,7 +108,13 @@ export function chatPanel({code, seat, seats, say, onLine}) {
       if (lines.length > 200) lines.splice(0, lines.length - 200);
       draw();
     },
-    refresh() { canChat(); drawMutes(); },
+    /** A moderator removed a line: off the list. */
+    remove(id) {
+      removed.add(id);
+      const i = lines.findIndex((x) => x.id === id);
+      if (i >= 0) { lines.splice(i, 1); draw(); }
+    },
+    refresh() { canChat(); drawMutes(); draw(); },
   };
 }
 

@@ -3,7 +3,7 @@
 // controls (next game, rematch, close). What is drawn of the game itself belongs to the game's own
 // module, served from its folder (see docs/architecture.md, "A game in the browser"); view
 // messages are played to it one at a time, so that its animations run in order (js/motion.js).
-import { api, heldSeats, remember, rememberHere, seatOf } from "./api.js";
+import { api, heldSeats, remember, rememberHere, reportLine, seatOf } from "./api.js";
 import { h, s, fill, toast, announce, duration } from "./dom.js";
 import { motion } from "./motion.js";
 import { sound } from "./sound.js";
@@ -116,6 +116,8 @@ class TablePage {
       seats: () => this.info.seats,
       say: (text) => this.sendJSON({type: "chat", text}),
       onLine: (lines) => this.heard(lines),
+      // reported as the seat shown now (its token: the server records who reported it)
+      report: (line) => reportLine(this.code, line.id, this.link.token),
     });
     e.inviteBtn.addEventListener("click", () => this.toggleInvite());
     // chat is far down a phone's page: a badge counts the lines said while it was out of view,
@@ -293,6 +295,10 @@ class TablePage {
         toast("This browser's seat at the table was not recognised; watching instead.");
         this.mine = null; this.seat = null; link.token = null;
       }
+      if (ev.code === 4403) { // the seat's account is suspended by the moderators: no retrying
+        if (shown) toast("This account is suspended by the server's moderators.");
+        return;
+      }
       if (ev.code === 4404 || this.closed) return;
       const delay = Math.min(8000, 500 * 2 ** link.retry++);
       setTimeout(() => { if (link.ws === ws) this.connect(link); }, delay);
@@ -304,6 +310,7 @@ class TablePage {
   receiveAside(link, m) {
     if (m.type === "welcome") { link.retry = 0; if (m.host) { this.isHost = true; this.drawHost(); } }
     else if (m.type === "chat") this.chat.add(m.lines || []);
+    else if (m.type === "chat_removed") this.chat.remove(m.id);
     else if (m.type === "rematch" || m.type === "closed") this.receive(m);
   }
 
@@ -416,6 +423,9 @@ class TablePage {
       case "chat":
         this.chat.add(m.lines || []);
         break;
+      case "chat_removed": // a moderator's
+        this.chat.remove(m.id);
+        break;
       case "why": {
         const resolve = this.whyWaiting.get(m.move);
         if (resolve) resolve(m);
@@ -424,10 +434,12 @@ class TablePage {
       case "rematch":
         this.goToRematch(m.code);
         break;
-      case "closed":
+      case "closed": {
         this.closed = true;
-        this.el.status.textContent = "The host closed the table.";
+        const why = m.message || "the host closed the table";
+        this.el.status.textContent = why.charAt(0).toUpperCase() + why.slice(1) + ".";
         break;
+      }
       case "error":
         this.pending = false;
         if (m.code === "unknown_token") { this.mine = null; this.seat = null; }
