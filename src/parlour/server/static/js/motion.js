@@ -85,7 +85,7 @@ export const motion = {
   /** A short caption over `host` (the event in words), for as long as the event plays: one at a
    * time (a new one replaces the last), inside the viewport, and never over something to tap (a
    * card, the market, a button): it takes the first free place from the top of `host` down, else
-   * the free edge of the screen. */
+   * the free edge of the screen, else it is not shown. */
   caption(host, text, ms = this.ms(1.6)) {
     if (!host || !text) return;
     const layer = this.layer();
@@ -110,6 +110,10 @@ export const motion = {
       if (o < least) { best = y; least = o; }
       if (o === 0) break;
     }
+    // nowhere free: no caption (the log and the since line say the same). An animation that
+    // outlived its wait (a loaded device) ends after its view is drawn, when your turn may have
+    // made the whole board tappable
+    if (least > 0) { el.remove(); return; }
     el.style.left = `${left}px`;
     el.style.top = `${best}px`;
     setTimeout(() => el.remove(), ms);
