@@ -113,9 +113,15 @@ class Thinker:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or default_workers()
         self._pool: ProcessPoolExecutor | None = None
+        self._shut = False
         self.turns = FairTurns(self.workers)  # the pool never queues: each place is a process
 
     def _executor(self) -> ProcessPoolExecutor:
+        if self._shut:
+            # a bot still at work as the server stops (a table handed on, a move forced after
+            # its search was ended) must not start a new pool that nothing would stop: its
+            # queues' semaphores would be left behind ("leaked semaphore objects" on SIGTERM)
+            raise asyncio.CancelledError("the server is stopping: no more searches")
         if self._pool is None:  # its processes exit if this worker is killed (pools.py)
             self._pool = process_pool(self.workers)
         return self._pool
@@ -171,6 +177,7 @@ class Thinker:
         return next(m for m in legal if str(m) == text)
 
     def shutdown(self) -> None:
+        self._shut = True
         if self._pool is not None:
             stop_pool(self._pool)
             self._pool = None

@@ -28,7 +28,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Coroutine, Iterable
 from typing import Any, assert_never
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from parlour.core import IllegalMove, Move, ParlourError
 
@@ -842,6 +842,11 @@ class TableWorker:
                 bind_contextvars(seat=message.ask.seat)
         try:
             await self._serve_once(message)
+        except (OperationalError, InterfaceError) as exc:
+            # the database is down: one line, as an HTTP request's refusal has (a table not
+            # adopted now is adopted by a later round, whose failures are said once a spell)
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            log.warning("worker %s: %r failed for the database: %s", self.id, message, first)
         except Exception:  # one bad request must not go unsaid in the log
             log.exception("worker %s: a request failed: %r", self.id, message)
 
