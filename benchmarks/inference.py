@@ -28,6 +28,8 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -126,23 +128,30 @@ def report(rows: list[dict[str, Any]], gaps: list[list[str]], iterations: int) -
         )
 
 
-def timing(specs: list[str], args: argparse.Namespace) -> None:
-    game = make("whot", 2, args.rules)
-    positions = []
-    seed = args.seed
-    while len(positions) < args.decisions:
+def hint_positions(game: Any, seed: int) -> Iterator[tuple[Any, Any, list[Any], int]]:
+    """Positions of hint-played games from `seed` on, for ever: every fifth decision of a game
+    with a choice, as (the state, its mover's view, the legal moves, the decision's number in
+    its game). The state is played on once the caller asks for the next one."""
+    while True:
         st = game.new_game(seed=seed)
         hint = [make_bot("hint", game, seed=seed + s) for s in range(2)]
         k = 0
-        while not st.is_over and len(positions) < args.decisions:
+        while not st.is_over:
             p = st.to_play
             assert p is not None
             v, legal = st.view(p), st.legal_moves()
             k += 1
             if k % 5 == 0 and len(legal) > 1:
-                positions.append((v, legal))
+                yield st, v, legal, k
             st.apply(hint[p].choose(v, legal))
         seed += 1
+
+
+def timing(specs: list[str], args: argparse.Namespace) -> None:
+    game = make("whot", 2, args.rules)
+    positions = [
+        (v, legal) for _, v, legal, _ in islice(hint_positions(game, args.seed), args.decisions)
+    ]
     cpu: dict[str, list[float]] = {s: [] for s in specs}
     for i, (v, legal) in enumerate(positions):
         for s in specs:
@@ -171,31 +180,21 @@ def diagnose(models: list[str], args: argparse.Namespace) -> None:
         model = INFERENCE[name](game, args.temp, args.noise, 8)
         down: list[float] = []
         ranks: list[float] = []
-        seed = args.seed
-        while len(ranks) < args.diagnose:
-            st = game.new_game(seed=seed)
-            hint = [make_bot("hint", game, seed=seed + s) for s in range(2)]
-            k = 0
-            while not st.is_over and len(ranks) < args.diagnose:
-                p = st.to_play
-                assert p is not None
-                v, legal = st.view(p), st.legal_moves()
-                k += 1
-                if k % 5 == 0 and len(legal) > 1:
-                    rng = random.Random(k)
-                    weigh = model.weigher(v, rng)
-                    if weigh is not None:
-                        sample = game.sampler(v)
-                        drawn = [sample(GameRng(rng.getrandbits(63))) for _ in range(100)]
-                        w = weigh([st.copy(), *drawn])
-                        true, rest = w[0], w[1:]
-                        down.append(sum(x < 0 for x in rest) / len(rest))
-                        ranks.append(
-                            (sum(x < true for x in rest) + 0.5 * sum(x == true for x in rest))
-                            / len(rest)
-                        )
-                st.apply(hint[p].choose(v, legal))
-            seed += 1
+        for st, v, _, k in hint_positions(game, args.seed):
+            if len(ranks) >= args.diagnose:
+                break
+            rng = random.Random(k)
+            weigh = model.weigher(v, rng)
+            if weigh is None:
+                continue
+            sample = game.sampler(v)
+            drawn = [sample(GameRng(rng.getrandbits(63))) for _ in range(100)]
+            w = weigh([st.copy(), *drawn])
+            true, rest = w[0], w[1:]
+            down.append(sum(x < 0 for x in rest) / len(rest))
+            ranks.append(
+                (sum(x < true for x in rest) + 0.5 * sum(x == true for x in rest)) / len(rest)
+            )
         print(
             f"  infer={name}: draws weighed down {statistics.fmean(down):.0%} (median "
             f"{statistics.median(down):.0%}); the true hand's percentile among them "
