@@ -34,6 +34,8 @@ PHONE = {"width": 390, "height": 844}
 # and test_content_security_policy.py visits every page under the policy as a person's browser
 # does.
 DESKTOP = {"width": 1280, "height": 900}
+# A table page has drawn its first message
+TABLE_READY = "window.parlourTable && window.parlourTable.msg !== null"
 # The flags a closed network needs: no background calls home, no first-run, no GPU.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -214,6 +216,19 @@ def open_table(
     page.wait_for_url("**/t/*")
     code: str = page.url.rsplit("/", 1)[1]
     return code
+
+
+def ada_and_bob(browser: Any, server: Server) -> tuple[Any, Any]:
+    """Ada opens a Whot! table for two at a desktop; Bob joins it from a phone by its link."""
+    host = new_person(browser)
+    code = open_table(host, server, "whot", players=2, friends=1)
+    friend = new_person(browser, PHONE)
+    friend.goto(f"{server.url}/t/{code}")
+    friend.fill("#join-name", "Bob")
+    friend.click("#join-btn")
+    for p in (host, friend):
+        p.wait_for_function(TABLE_READY)
+    return host, friend
 
 
 def drawn(page: Any) -> None:

@@ -13,7 +13,17 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, SHOTS, Server, more_options, new_person, open_table, shoot
+from .conftest import (
+    DESKTOP,
+    PHONE,
+    SHOTS,
+    Server,
+    ada_and_bob,
+    more_options,
+    new_person,
+    open_table,
+    shoot,
+)
 
 READY = "window.parlourTable && window.parlourTable.msg !== null"
 SETTLED = (
@@ -602,19 +612,6 @@ def test_the_mute_switch_is_remembered(page: Any, server: Server) -> None:
 
 
 # --- chat, rematch, invites ---------------------------------------------------------------------
-def ada_and_bob(browser: Any, server: Server) -> tuple[Any, Any]:
-    """Ada opens a Whot! table for two at a desktop; Bob joins it from a phone by its link."""
-    host = new_person(browser)
-    code = open_table(host, server, "whot", players=2, friends=1)
-    friend = new_person(browser, PHONE)
-    friend.goto(f"{server.url}/t/{code}")
-    friend.fill("#join-name", "Bob")
-    friend.click("#join-btn")
-    for p in (host, friend):
-        p.wait_for_function(READY)
-    return host, friend
-
-
 def test_chat_is_text_only_limited_and_mutable(browser: Any, server: Server) -> None:
     host, friend = ada_and_bob(browser, server)
     evil = '<img src=x onerror="document.body.dataset.pwned=1"> hi'

@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONE, Server, new_person, open_table, shoot
+from .conftest import Server, ada_and_bob, shoot
 
-READY = "window.parlourTable && window.parlourTable.msg !== null"
 TOKEN = "moderators-browser-test-token"
 ENV = {"PARLOUR_ADMIN_TOKEN": TOKEN}
 
@@ -58,14 +57,8 @@ def say(page: Any, text: str) -> None:
 def test_a_player_reports_a_line_and_the_moderator_reads_it_and_removes_it(
     browser: Any, moderated: Server
 ) -> None:
-    ada = new_person(browser)
-    code = open_table(ada, moderated, "whot", players=2, friends=1)
-    bob = new_person(browser, PHONE)
-    bob.goto(f"{moderated.url}/t/{code}")
-    bob.fill("#join-name", "Bob")
-    bob.click("#join-btn")
-    for p in (ada, bob):
-        p.wait_for_function(READY)
+    ada, bob = ada_and_bob(browser, moderated)
+    code = ada.evaluate("window.parlourTable.code")
     say(ada, "good luck")
     say(bob, "you play like a potato")
     for p in (ada, bob):
