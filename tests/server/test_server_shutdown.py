@@ -69,7 +69,9 @@ def test_sigterm_during_a_bots_search_leaves_no_semaphore_behind(tmp_path: Path)
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    # uvicorn ends its shutdown by raising the signal again: killed by it, or 0
-    assert proc.returncode in (0, -signal.SIGTERM), out[-2000:]
+    # stopped as asked, and by returning: had the signal uvicorn raises again once it has shut
+    # down killed the process, the interpreter's exit handlers would not run, and a pool's
+    # semaphores not yet collected would be left to the resource tracker (CI saw 5, now and then)
+    assert proc.returncode == 0, out[-2000:]
     assert "leaked semaphore" not in out, out[-2000:]
     assert "Traceback" not in out, out[-2000:]

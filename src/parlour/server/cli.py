@@ -4,6 +4,7 @@ players, from a server or its database (plug-ins of parlour's CLI)."""
 from __future__ import annotations
 
 import argparse
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -362,22 +363,42 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
             shown = settings.database.split("@")[-1]
             out.print(f"parlour: {where}  (database {shown})")
             _say_where(out, settings.host, settings.port)
-        uvicorn.run(
-            app,
-            host=settings.host,
-            port=settings.port,
-            log_level=settings.log_level,
-            log_config=None,  # every logger goes through server/logs.py
-            # X-Forwarded-For is the app's to trust (settings.trust_forwarded), never uvicorn's:
-            # uvicorn believes it from 127.0.0.1 by default, which let any local caller pose as
-            # any client and spread one client's limits over made-up addresses
-            proxy_headers=False,
-            http=guarded_http(settings.request_timeout, settings.connections_per_client),
-            ws=websocket_protocol(threshold=1024),
-            ws_max_size=64 * 1024,
-            ws_ping_interval=20,
-            ws_ping_timeout=20,
-        )
+        # uvicorn stops gracefully on SIGTERM, then raises the signal again so that the process
+        # dies by it; by default that skips the interpreter's exit handlers, and with them
+        # multiprocessing's finalizers, so the resource tracker found the process pools'
+        # semaphores "leaked" whenever a pool was not yet collected (test_server_shutdown.py).
+        # Its raised-again SIGTERM ends the serve command instead, which returns 0, as a server
+        # asked to stop and stopped.
+        previous = signal.signal(signal.SIGTERM, _stop_serving)
+        try:
+            uvicorn.run(
+                app,
+                host=settings.host,
+                port=settings.port,
+                log_level=settings.log_level,
+                log_config=None,  # every logger goes through server/logs.py
+                # X-Forwarded-For is the app's to trust (settings.trust_forwarded), never uvicorn's:
+                # uvicorn believes it from 127.0.0.1 by default, which let any local caller pose as
+                # any client and spread one client's limits over made-up addresses
+                proxy_headers=False,
+                http=guarded_http(settings.request_timeout, settings.connections_per_client),
+                ws=websocket_protocol(threshold=1024),
+                ws_max_size=64 * 1024,
+                ws_ping_interval=20,
+                ws_ping_timeout=20,
+            )
+        except _Stopped:
+            pass
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     finally:
         store.close()
     return 0
+
+
+class _Stopped(Exception):
+    """SIGTERM once uvicorn has shut the app down (see `serve`)."""
+
+
+def _stop_serving(signum: int, frame: object) -> None:
+    raise _Stopped
