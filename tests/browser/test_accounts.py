@@ -64,7 +64,8 @@ def test_sign_up_play_rated_then_the_leaderboard_and_profile_show_it(
     shoot(page, "lobby-logged-in-desktop")
     page.select_option("#game", "whot")
     page.select_option("#players", "2")
-    page.locator("select[data-seat]").first.select_option("random")
+    # the hard bot (the lobby's own choice) sheds its cards: games a third as long as the random's
+    page.locator("select[data-seat]").first.select_option("greedy")
     more_options(page)
     page.check("#rated")
     page.click("#create")
@@ -75,8 +76,8 @@ def test_sign_up_play_rated_then_the_leaderboard_and_profile_show_it(
     page.goto(server.url + "/leaderboard/whot")
     page.wait_for_selector("#leaderboard")
     rows = page.locator("#leaderboard tbody tr").all_inner_texts()
-    # the random bot by its level's name, its kind beside it (issue 31, item 11)
-    assert any("Ada" in r for r in rows) and any("easy bot (random)" in r for r in rows)
+    # the hard bot by its level's name, its kind beside it (issue 31, item 11)
+    assert any("Ada" in r for r in rows) and any("hard bot (greedy)" in r for r in rows)
     # a familiar number (issue 31, item 10): 1500-based, provisional after one game, no μ or σ
     # and nothing negative in the rating column
     ratings = page.locator("#leaderboard td.rating").all_inner_texts()
@@ -92,7 +93,7 @@ def test_sign_up_play_rated_then_the_leaderboard_and_profile_show_it(
     # the same table in the terminal, from the running server
     assert parlour_main(["leaderboard", "whot", "--server", server.url]) == 0
     printed = capsys.readouterr().out
-    assert "Ada" in printed and "easy bot (random)" in printed
+    assert "Ada" in printed and "hard bot (greedy)" in printed
     assert re.search(r"\b\d{3,4}\?", printed)
 
     page.click("#leaderboard a:has-text('Ada')")
@@ -124,7 +125,7 @@ def test_a_guests_games_become_the_accounts_when_they_sign_up(page: Any, server:
     page.wait_for_selector("#create-form")
     page.select_option("#game", "whot")
     page.select_option("#players", "2")
-    page.locator("select[data-seat]").first.select_option("random")
+    page.locator("select[data-seat]").first.select_option("greedy")
     page.fill("#name", "guest Grace")
     page.click("#create")
     page.wait_for_url("**/t/*")

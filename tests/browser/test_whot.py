@@ -4,7 +4,6 @@ buttons (issue 7, "Whot!" and "Tests in a real browser")."""
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 from typing import Any
 
@@ -110,19 +109,26 @@ def click_one_move(page: Any, used: Counter[str], settle: bool = True) -> None:
         page.wait_for_function(SETTLED, timeout=30_000)
 
 
-def play_to_the_end(page: Any, limit_s: float = 240) -> Counter[str]:
+def play_to_the_end(page: Any, most: int = 600) -> Counter[str]:
+    """Click one move a turn until the game is over. Bounded by moves, not by seconds: against
+    the random bot a Nigerian game of two runs to 770 moves once in a hundred deals (a market
+    drawn from again and again), which on a loaded machine took longer than any fixed time; each
+    click waits for its own answer."""
     used: Counter[str] = Counter()
     page.wait_for_function(SETTLED, timeout=30_000)
-    deadline = time.monotonic() + limit_s
-    while not msg(page).get("result"):
-        assert time.monotonic() < deadline, f"the game did not end in {limit_s} s: {used}"
+    for _ in range(most):
+        if msg(page).get("result"):
+            return used
         click_one_move(page, used)
+    assert msg(page).get("result"), f"the game did not end in {most} of my moves: {used}"
     return used
 
 
 def test_a_full_game_against_a_bot_by_clicking(page: Any, server: Server) -> None:
-    """Issue 7: "create a table, play a full Whot! game against bots by clicking"."""
-    open_table(page, server, "whot", preset="nigerian", players=2)
+    """Issue 7: "create a table, play a full Whot! game against bots by clicking" — against the
+    lobby's own choice, the hard bot, which sheds its cards: half its games against first-card
+    play end within 44 moves, 99 in 100 within 292 (the random bot's: 144 and 772)."""
+    open_table(page, server, "whot", preset="nigerian", players=2, bots="greedy")
     used = play_to_the_end(page)
     page.wait_for_selector("#result:not([hidden])")
     assert page.locator("#result h2").inner_text()
@@ -132,7 +138,7 @@ def test_a_full_game_against_a_bot_by_clicking(page: Any, server: Server) -> Non
     assert page.locator(".whot-opp [data-known]").count() == len(left)
     # the log speaks plain English
     log = page.locator("#log li").all_inner_texts()
-    assert any(re.match(r"^(Ada|random bot) (plays|goes to market)", line) for line in log), log
+    assert any(re.match(r"^(Ada|hard bot) (plays|goes to market)", line) for line in log), log
 
 
 def test_straights_declarations_and_end_turn_by_clicking(page: Any, server: Server) -> None:
