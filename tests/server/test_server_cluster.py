@@ -435,7 +435,7 @@ def _race(cluster: Cluster, want: int, out: Races) -> None:
         heard = [_read_until(ws, settled) for ws in (first, second)]
         errors = [[m for m in h if m["type"] == "error"] for h in heard]
         if not any(errors):  # the refusal may come after the new position
-            end = time.monotonic() + 5
+            end = time.monotonic() + 30  # a wait for the refusal, long only when it never comes
             while not any(errors) and time.monotonic() < end:
                 for i, ws in enumerate((first, second)):
                     with contextlib.suppress(AssertionError):

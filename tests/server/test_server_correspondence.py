@@ -91,7 +91,7 @@ def test_a_correspondence_table_is_never_expired_nor_deleted(sqlite_url: str) ->
     with client(sqlite_url, waiting_ttl=60, retention_days=1) as c:
         t = new_table(c, **WHOT2, name="Ada", correspondence=True)  # waiting for a friend
         plain = new_table(c, **WHOT2, name="Ada")
-        end = time.monotonic() + 10  # the worker loads new tables as the gateway tells it
+        end = time.monotonic() + 30  # the worker loads new tables as the gateway tells it
         while not {t["code"], plain["code"]} <= set(worker_of(c).tables):
             assert time.monotonic() < end
             time.sleep(0.02)
