@@ -204,3 +204,25 @@ def test_a_gateway_stopping_puts_its_analysis_back_for_the_next(tmp_path: Path) 
             await b.stop()
 
     on_one_database(tmp_path, body)
+
+
+def test_a_gateway_woken_as_it_stops_still_stops(tmp_path: Path) -> None:
+    """A runner cancelled by `stop` wakes the loop that takes jobs at the moment that loop is
+    cancelled too. Python 3.11's `asyncio.wait_for` swallowed a cancellation that came with its
+    event set, so the loop went on and `stop` waited for it for ever (this test file hung so now
+    and then); woken and cancelled in the same turn of the event loop, it stops."""
+
+    async def body(db: Database) -> None:
+        a = review(db, "a")
+        for _ in range(20):  # the loop takes nothing, then waits to be woken
+            await asyncio.sleep(0.01)
+        a._wake.set()  # what a runner's end does, as `stop` cancels the loop
+        stopping = asyncio.ensure_future(a.stop())
+        await asyncio.wait({stopping}, timeout=WAIT)  # over as soon as it has stopped
+        stopped = stopping.done()
+        for task in [*a._loops, stopping]:  # a loop that swallowed its cancellation: again
+            task.cancel()
+        await asyncio.gather(*a._loops, stopping, return_exceptions=True)
+        assert stopped, "stop waited for a loop that had swallowed its cancellation"
+
+    on_one_database(tmp_path, body)

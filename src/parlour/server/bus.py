@@ -329,8 +329,9 @@ class RedisBus:
         self._probes[token] = heard
         start = time.perf_counter()
         try:
-            await asyncio.wait_for(self._redis.publish(channel, token), timeout)
-            await asyncio.wait_for(heard, max(0.0, timeout - (time.perf_counter() - start)))
+            async with asyncio.timeout(timeout):
+                await self._redis.publish(channel, token)
+                await heard
         except TimeoutError:
             raise BusDown(f"no probe came back through Redis in {timeout:g} s") from None
         except self._errors as exc:

@@ -84,7 +84,8 @@ class TournamentDirector:
         looking = Failures(log, f"tournament director on {self.worker.id}")
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.settings.tournament_poll)
+                async with asyncio.timeout(self.settings.tournament_poll):
+                    await self._wake.wait()
             self._wake.clear()
             if self.worker.draining:
                 continue

@@ -107,7 +107,8 @@ class Health:
 
     async def _database(self) -> str:
         try:
-            await asyncio.wait_for(self.db.call(self.db.store.ping), CHECK_TIMEOUT)
+            async with asyncio.timeout(CHECK_TIMEOUT):
+                await self.db.call(self.db.store.ping)
         except TimeoutError:
             return f"no answer in {CHECK_TIMEOUT:g} s"
         except SQLAlchemyError as exc:  # the database's own words, without a traceback

@@ -287,7 +287,8 @@ class QuickMatch:
                 left = deadline - time.monotonic()
                 # woken by a match on any gateway; the database read again each REREAD_EVERY
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), min(REREAD_EVERY, left))
+                    async with asyncio.timeout(min(REREAD_EVERY, left)):
+                        await event.wait()
                 event.clear()
                 again = await self.db.call(self.db.store.quick.entry, th, account_id, self.clock())
                 found = again or found

@@ -579,7 +579,11 @@ class Reviews:
                     task.add_done_callback(functools.partial(self._ran, job.id))
                     continue
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), TAKE_EVERY)
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancellation
+                # that comes as the awaited event is set, and a runner cancelled by `stop` sets
+                # it, so `stop` waited for this loop for ever (a test hung so, now and then)
+                async with asyncio.timeout(TAKE_EVERY):
+                    await self._wake.wait()
 
     def _ran(self, job_id: str, _: asyncio.Task[None]) -> None:
         self._running.pop(job_id, None)

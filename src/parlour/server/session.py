@@ -138,7 +138,8 @@ async def _session(
         await refuse(wire.error(exc.code, str(exc)), 4404)
         return
     try:
-        raw = await asyncio.wait_for(_receive(ws), settings.hello_timeout)
+        async with asyncio.timeout(settings.hello_timeout):
+            raw = await _receive(ws)
     except (TimeoutError, WebSocketDisconnect):
         await refuse(wire.error("no_hello", "send a hello message first"), 4400)
         return
@@ -179,12 +180,14 @@ async def _session(
     try:
         while not writer.done():
             try:
-                raw = await asyncio.wait_for(_receive(ws), settings.websocket_idle)
+                async with asyncio.timeout(settings.websocket_idle):
+                    raw = await _receive(ws)
             except TimeoutError:  # silent for an hour: make room (a reload reconnects)
                 conn.send(wire.error("idle", "closed after a long silence: reconnect to go on"))
                 conn.close(4408, "idle")
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(writer, 5)  # the error goes out, then the close
+                    async with asyncio.timeout(5):  # the error goes out, then the close
+                        await writer
                 break
             if raw is None:
                 break
