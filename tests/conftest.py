@@ -5,7 +5,9 @@ summary is the controller's."""
 
 from __future__ import annotations
 
+import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,20 @@ import pytest
 
 WATCHDOG_DIR = Path(__file__).resolve().parents[1] / "build" / "test-watchdog"
 SINCE = time.time()  # when this run began: older stacks are an earlier run's
+
+
+@pytest.fixture
+def ctrl_c_reaches_children() -> Iterator[None]:
+    """Processes this test starts take Ctrl-C (SIGINT) as a terminal's foreground job does, even
+    when the suite itself was started with SIGINT ignored — as a shell without job control starts
+    a background job (`make test &`, `nohup … &`): an ignored signal stays ignored in every child
+    and grandchild, where a handled one is set back to its default by exec. (A clean clone's run
+    started so failed the Ctrl-C tests: the simulation never heard it.)"""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 @pytest.fixture(scope="session")

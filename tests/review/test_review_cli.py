@@ -83,6 +83,7 @@ def test_analyse_errors_are_words_not_tracebacks(
     assert "not allowed with" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("ctrl_c_reaches_children")
 def test_ctrl_c_keeps_the_decisions_judged_so_far(tmp_path: Path) -> None:
     path, _ = _file(tmp_path)
     out = tmp_path / "part.json"
@@ -92,11 +93,16 @@ def test_ctrl_c_keeps_the_decisions_judged_so_far(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert proc.stdout is not None
-    assert "Judging" in proc.stdout.readline()  # the analysis has begun
-    time.sleep(1.5)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=300)
+    try:
+        assert proc.stdout is not None
+        assert "Judging" in proc.stdout.readline()  # the analysis has begun
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, stdout[-2000:] + stderr[-2000:]
     assert "Stopped:" in stdout and "keeping those" in stdout
     part = Analysis.from_json(out.read_text())
