@@ -85,8 +85,7 @@ def test_openspiel_ismcts_plays_from_its_view_against_the_hint_bot() -> None:
     state = g.new_game(seed=9)
     # OpenSpiel's ISMCTS breaks ties by the order of Python's string hashes, which differ from
     # process to process: this deal lasted 12 to 195 moves over 31 hash seeds, and over 400 once in
-    # a loaded run of the suite, so the
-    # game is played to its end, however long, rather than cut at a length it may pass
+    # a loaded run of the suite, so the game is played to its end rather than cut at a length
     while not state.is_over and len(state.history) < 5000:
         p = state.to_play
         assert p is not None
