@@ -341,11 +341,11 @@ class Cluster:
         gateways: int = 2,
         workers: int = 2,
         settings: dict[str, Any] | None = None,
-        logs: Path | None = None,
+        logs: Path,
     ) -> None:
         self.database, self.bus = database, bus
         self.settings = dict(settings or {})
-        self.logs = logs or Path(tempfile.mkdtemp(prefix="parlour-cluster-"))
+        self.logs = logs
         self.logs.mkdir(parents=True, exist_ok=True)
         self.workers = [Process(self, "worker", f"worker{i}") for i in range(workers)]
         self.gateways = [Process(self, "gateway", f"gateway{i}") for i in range(gateways)]
@@ -555,9 +555,14 @@ class ClusterPool:
     process of the cluster is restarted in turn (`Cluster.rolling_restart`).
     """
 
-    def __init__(self, new_database: Callable[[], str], defaults: dict[str, Any]) -> None:
+    def __init__(
+        self, new_database: Callable[[], str], defaults: dict[str, Any], logs: Path
+    ) -> None:
         self.new_database = new_database
         self.defaults = defaults
+        # each cluster's logs in a folder of its own under `logs` (pytest's temporary folder:
+        # kept for the last three sessions, like every tmp_path, never left in /tmp for good)
+        self.logs = logs
         self.redis: RedisServer | None = None
         self.shared: Cluster | None = None
         self.shared_urls: set[str] = set()
@@ -572,7 +577,8 @@ class ClusterPool:
         return self.redis.url
 
     def _start(self, database: str, settings: dict[str, Any]) -> Cluster:
-        cluster = Cluster(database, self._bus(), settings=settings)
+        logs = self.logs / f"cluster{self.started}"
+        cluster = Cluster(database, self._bus(), settings=settings, logs=logs)
         cluster.start()
         self.started += 1
         return cluster

@@ -114,7 +114,8 @@ def _cluster_pool(request: pytest.FixtureRequest) -> Iterator[None]:
             "cluster) are NOT RUN. Install Debian's `redis-server` package (see .ci/run)."
         )
     pg: PostgresServer = request.getfixturevalue("pg_cluster")
-    pool = ClusterPool(pg.new_database, server_testkit.server_settings())
+    logs = request.getfixturevalue("tmp_path_factory").mktemp("clusters")
+    pool = ClusterPool(pg.new_database, server_testkit.server_settings(), logs)
     server_testkit.POOL = pool
     try:
         yield
