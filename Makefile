@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test test-process test-cluster lint bench strength load clean
+.PHONY: serve test test-process test-cluster test-cluster-logged lint bench strength load clean
 
 $(STAMP): pyproject.toml hatch_build.py $(wildcard src/parlour/*/*/*.c)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,13 +19,17 @@ $(STAMP): pyproject.toml hatch_build.py $(wildcard src/parlour/*/*/*.c)
 serve: $(STAMP)
 	$(BIN)/parlour serve --host $(HOST) --port $(PORT)
 
-## test: the whole test suite, in two passes that both always run: every test with each server
-##       in one process (`make test-process`), then the server's tests again against a cluster
-##       (`make test-cluster`). (`make lint` runs ruff and mypy.)
+## test: the whole test suite, in two passes that run side by side and must both pass: every
+##       test with each server in one process (`make test-process`, shown as it runs), and the
+##       server's tests again against a cluster (`make test-cluster`, written to
+##       build/test-cluster.log and shown when both are done): neither pass keeps two cores busy
+##       all the time, so side by side they end sooner. (`make lint` runs ruff and mypy.)
 test: $(STAMP)
+	@mkdir -p build
+	@echo "The cluster pass runs beside this one; its report follows (as it runs: tail -f build/test-cluster.log)."
 	@status=0; \
-	$(MAKE) --no-print-directory test-process || status=1; \
-	$(MAKE) --no-print-directory test-cluster || status=1; \
+	$(MAKE) --no-print-directory -j2 test-process test-cluster-logged || status=1; \
+	cat build/test-cluster.log; \
 	exit $$status
 
 ## test-process: every test, each server in one process (SQLite and PostgreSQL), in parallel.
@@ -39,6 +43,11 @@ test-process: $(STAMP)
 ## would only share the same cores.
 test-cluster: $(STAMP)
 	PARLOUR_SERVER_MODE=cluster $(BIN)/python -m pytest -q tests/server --durations=20
+
+# the cluster pass of `make test`: its report kept whole for the end instead of interleaved
+test-cluster-logged: $(STAMP)
+	@PARLOUR_SERVER_MODE=cluster $(BIN)/python -m pytest -q -p no:cacheprovider tests/server \
+		--durations=20 > build/test-cluster.log 2>&1
 
 ## lint: ruff and mypy over the code.
 lint: $(STAMP)
