@@ -19,6 +19,7 @@ from parlour.core import RulesError  # noqa: E402
 from parlour.games.whot.learned.bot import (  # noqa: E402
     LearnedBot,
     card,
+    relative_caps,
     trained_for,
     weights_path,
 )
@@ -127,3 +128,28 @@ def test_the_rules_not_the_presets_name_decide_which_network_plays() -> None:
     bot = make_bot("learned", game, seed=0)
     assert isinstance(bot, LearnedBot)
     assert bot.net.meta["rules"] == "storey-1935"
+
+
+def test_a_seat_that_drew_tens_of_thousands_of_cards_still_has_features() -> None:
+    """A cap counts the cards drawn since a seat was seen to lack a kind: in a game that goes round
+    for ever it passed int16's 32,767 (a training run's evaluation stopped on it). The features
+    read at most 8 of it; an unknown cap (-1) stays unknown, and seats turn to the viewer."""
+    caps = [[-1, 0, 3, 40_000, -1, 7], [1, -1, 70_000, 2, 0, -1]]
+    rel = relative_caps(caps, me=1)
+    assert rel.shape == (1, 2, 6)
+    assert rel[0, 0].tolist() == [1, -1, 255, 2, 0, -1]  # the viewer first
+    assert rel[0, 1].tolist() == [-1, 0, 3, 255, -1, 7]
+
+
+def test_an_evaluation_game_that_goes_round_for_ever_is_cut_and_counts_against_the_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from parlour.games.whot.learned.bot import _shipped
+    from parlour.learn import evaluate
+
+    monkeypatch.setattr(evaluate, "MAX_MOVES", 3)  # every game is still going after 3 moves
+    r = evaluate.duplicate_match(
+        "whot", 2, "storey-1935", _shipped("storey-1935", 2), "counter", 2, seed=7
+    )
+    assert r["games"] == 4 and r["moves_per_game"] == 3
+    assert r["rate"] == 0.0  # a tie with no winner is no win

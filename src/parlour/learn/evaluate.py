@@ -24,7 +24,10 @@ from parlour.sim.stats import paired_rate
 
 from .qnet import QNet
 
-__all__ = ["Evaluator", "duplicate_match"]
+__all__ = ["MAX_MOVES", "Evaluator", "duplicate_match"]
+
+# an evaluation game's cap: about fifty times a game between these bots (45-70 moves)
+MAX_MOVES = 3000
 
 
 def duplicate_match(
@@ -57,6 +60,10 @@ def duplicate_match(
         seed=seed,
         duplicate=True,
         maker=maker,
+        # Two bots can go round for ever (a Storey evaluation in run D2 passed 32,000 moves in
+        # one game, and each decision reads the whole game's events): a game cut at the cap is a
+        # tie with no winner, so it counts against the learned bot, never for it.
+        max_moves=MAX_MOVES,
     )
     t0 = time.perf_counter()
     rows = [play_game(spec, i) for i in range(deals * players)]

@@ -32,9 +32,19 @@ from ..hint import held_at_most
 from ..rules import PRESETS, WhotRules
 from .features import Features
 
-__all__ = ["WEIGHTS", "LearnedBot", "card", "trained_for", "weights_path"]
+__all__ = ["WEIGHTS", "LearnedBot", "card", "relative_caps", "trained_for", "weights_path"]
 
 WEIGHTS = Path(__file__).with_name("weights")
+
+
+def relative_caps(caps: Sequence[Sequence[int]], me: int) -> np.ndarray[Any, Any]:
+    """`held_at_most`'s caps as the features take them (1, seats, kinds), seats relative to
+    `me`. A cap counts the cards a seat drew since it was seen to lack a kind, so a game of tens
+    of thousands of moves passes int16's range (one did, in a training run's evaluation); the
+    features read no more than 8 of it (`Features.derive`), so larger counts are kept as 255."""
+    n = len(caps)
+    rel = np.array([[caps[(me + k) % n] for k in range(n)]], np.int64)
+    return np.minimum(rel, 255).astype(np.int16)
 
 
 def weights_path(preset: str, players: int) -> Path:
@@ -124,9 +134,7 @@ class LearnedBot(Bot):
         n = self.game.players
         obs = self.encoding.observe(view)[None, :]
         caps = held_at_most(view["events"], n, self.whot_on_whot)
-        me = int(view["viewer"])
-        rel = np.array([[caps[(me + k) % n] for k in range(n)]], np.int16)
-        state, tables = self.features.derive(obs, rel)
+        state, tables = self.features.derive(obs, relative_caps(caps, int(view["viewer"])))
         ids = np.array([self.ids[m] for m in legal], np.int64)
         pair = tables.pairs(np.zeros(ids.size, np.int64), ids)
         q: np.ndarray[Any, Any] = self.net.q(state, ids[None, :], pair[None, :, :])[0]
