@@ -187,9 +187,11 @@ def play_table(
     jobs: int,
     seed: int,
     duplicate: bool = False,
+    max_moves: int | None = None,
 ) -> list[dict[str, Any]]:
     """Every pairing's games at one table, each row marked with its table and pairing. With
-    `duplicate`, `games` deals, each played once per seat assignment."""
+    `duplicate`, `games` deals, each played once per seat assignment; a game still going after
+    `max_moves` moves is a tie with no winner."""
     rows: list[dict[str, Any]] = []
     if duplicate:
         games *= table.players
@@ -205,6 +207,7 @@ def play_table(
                 seed=seed,
                 duplicate=duplicate,
                 maker=make_reference_bot,
+                max_moves=max_moves,
             )
             res = run(spec, games, jobs=jobs, progress=tick)
             for r in res.rows:
@@ -338,6 +341,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="play each deal once per seat assignment (2 players: twice, swapped) with the same "
         "seed, and give intervals from the paired design; --games counts deals",
     )
+    ap.add_argument(
+        "--max-moves",
+        type=int,
+        help="cut a game still going after this many moves, a tie with no winner (default: no "
+        "cap; two bots can go round for ever under some rules)",
+    )
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--rows", help="write every game as a row to this JSONL file")
@@ -374,7 +383,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                 pairs = pairings(here, args.reach, level_pairs(table.game, here))
                 games = args.games_4p if table.players > 2 and args.games_4p else args.games
                 t0, c0 = time.perf_counter(), cpu_seconds()
-                rows = play_table(key, table, pairs, games, args.jobs, args.seed, args.duplicate)
+                rows = play_table(
+                    key, table, pairs, games, args.jobs, args.seed, args.duplicate, args.max_moves
+                )
                 for r in rows:
                     r["command"] = command
                     if out is not None:
