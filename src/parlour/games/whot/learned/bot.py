@@ -30,7 +30,7 @@ from parlour.learn.qnet import QNet, load
 from ..encoding import WhotEncoding
 from ..hint import held_at_most
 from ..rules import PRESETS, WhotRules
-from .features import Features
+from .features import CAP_MOST, Features
 
 __all__ = ["WEIGHTS", "LearnedBot", "card", "relative_caps", "trained_for", "weights_path"]
 
@@ -39,12 +39,10 @@ WEIGHTS = Path(__file__).with_name("weights")
 
 def relative_caps(caps: Sequence[Sequence[int]], me: int) -> np.ndarray[Any, Any]:
     """`held_at_most`'s caps as the features take them (1, seats, kinds), seats relative to
-    `me`. A cap counts the cards a seat drew since it was seen to lack a kind, so a game of tens
-    of thousands of moves passes int16's range (one did, in a training run's evaluation); the
-    features read no more than 8 of it (`Features.derive`), so larger counts are kept as 255."""
+    `me`, counts above `CAP_MOST` kept as `CAP_MOST` (as `CapsTracker` keeps them in training)."""
     n = len(caps)
     rel = np.array([[caps[(me + k) % n] for k in range(n)]], np.int64)
-    return np.minimum(rel, 255).astype(np.int16)
+    return np.minimum(rel, CAP_MOST).astype(np.int16)
 
 
 def weights_path(preset: str, players: int) -> Path:

@@ -269,6 +269,12 @@ class PairTables:
         ).astype(np.float32, copy=False)
 
 
+# The most a cap counts: the features read no more than 8 of it (`Features.derive`), and a count
+# kept in int16 must not wrap to "unknown" (-1 and below) in a game of tens of thousands of moves
+# (a training run's evaluation met one; `--max-moves` lets self-play run as long).
+CAP_MOST = 255
+
+
 class CapsTracker:
     """`held_at_most` for B games of the batched engine, kept move by move: (B, players, 6) int,
     per absolute seat, -1 where unbounded. Call `before(st, actions)` with the state about to be
@@ -322,7 +328,7 @@ class CapsTracker:
             caps[t[~top_whot], p[told][~top_whot], 5] = 0
         drawn = np.maximum(pending[g], 1)
         row = caps[g, p]
-        caps[g, p] = np.where(row >= 0, row + drawn[:, None], row)
+        caps[g, p] = np.where(row >= 0, np.minimum(row + drawn[:, None], CAP_MOST), row)
         # A general market: every other seat drew one.
         market = rows[plays][b.play_power[actions[plays]] == 5]
         if market.size:
@@ -330,5 +336,5 @@ class CapsTracker:
             for k in range(1, n):
                 q = (mover + k) % n
                 row = caps[market, q]
-                caps[market, q] = np.where(row >= 0, row + 1, row)
+                caps[market, q] = np.where(row >= 0, np.minimum(row + 1, CAP_MOST), row)
         return st
