@@ -126,6 +126,16 @@ class Seat:
                 return msg
         raise AssertionError(f"no {kind} {match}")
 
+    def until_one_of(self, *kinds: str) -> dict[str, Any]:
+        """The first message of any of these types (an error among them only if named)."""
+        for _ in range(1000):
+            msg = self.recv()
+            if msg.get("type") in kinds:
+                return msg
+            if msg.get("type") == "error":
+                raise AssertionError(f"seat {self.seat} got an error: {msg}")
+        raise AssertionError(f"none of {kinds}")
+
     def full_view(self) -> dict[str, Any]:
         """The last view with its whole event log, as `state.view(seat)` gives it."""
         assert self.last is not None

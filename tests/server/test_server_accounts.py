@@ -787,6 +787,32 @@ def test_a_person_a_bot_stood_in_for_loses_the_rated_game(db_url: str) -> None:
 
 
 @in_process
+def test_a_rated_game_left_to_bots_alone_is_stopped_at_the_cap_and_lost_by_who_left(
+    sqlite_url: str,
+) -> None:
+    """Ada went away and the hint bot took her seat: bots alone play on, and past the move cap
+    (`bots_only_move_cap`) the table is closed; Ada left the game, so she loses it."""
+    with server(sqlite_url, bots_only_move_cap=1, bot_delay=0) as c:
+        ada = signup(c, "Ada")
+        t = _rated_table(c, ada, bots={"1": "medium"}, bot_delay=0)
+        watcher = Seat(c, t["code"], None, None)
+        watcher.until("view")  # the game has started
+        room = c.app.state.worker.tables[t["code"]]
+        c.portal.call(_hand_to_a_bot, room, t["seat"])
+        assert "without an end" in watcher.until("closed")["message"]
+        board = wait_for(lambda: c.get("/api/leaderboard/whot").json()["players"])
+        assert [(p["name"], p["games"], p["wins"]) for p in board] == [
+            ("medium bot", 1, 1),
+            ("Ada", 1, 0),
+        ]
+
+
+async def _hand_to_a_bot(room: Any, seat: int) -> None:
+    async with room.lock:
+        await room.seat_idle(seat, "bot")
+
+
+@in_process
 def test_a_rated_table_hands_an_idle_seat_to_a_bot(sqlite_url: str) -> None:
     with server(sqlite_url) as c:
         ada = signup(c, "Ada")

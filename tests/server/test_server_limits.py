@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import pytest
-from server_testkit import Seat, client, join, new_table
+from server_testkit import Seat, client, join, move_texts, new_table
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.server.storage import SeatRow, Store, TableRow
@@ -222,6 +222,45 @@ def test_tables_of_bots_are_capped_and_slowed(sqlite_url: str) -> None:
             assert ok.status_code == 200, ok.text
         r = c.post("/api/tables", json={**WHOT2, **bots, "bot_delay": 0.5})
         assert r.status_code == 429 and r.json()["error"] == "too_many_tables"
+
+
+def test_a_game_of_bots_alone_is_stopped_at_the_move_cap(sqlite_url: str) -> None:
+    """Two bots may go round for ever where a player may always draw (Storey's sheet, seed 001:
+    "May always draw instead of playing"), with no person there to call it a day: a game of bots
+    alone that reaches `bots_only_move_cap` moves is stopped and its table closed."""
+    with client(sqlite_url, bots_only_move_cap=12) as c:
+        t = new_table(c, **WHOT2, bot_delay=0, match="single", bots={"0": "random", "1": "random"})
+        # the bots start at once: a watcher hears why the table closed, or, come after it
+        # closed, finds no open table
+        said = Seat(c, t["code"], None, None).until_one_of("closed", "error")
+        assert said.get("message") in (
+            "the bots played 12 moves without an end to the game: the table is closed",
+            f"no open table '{t['code']}'",
+        )
+        gone = c.get(f"/api/tables/{t['code']}")
+        assert gone.status_code == 404 and gone.json()["error"] == "unknown_table"  # not open
+        database = getattr(c, "database", sqlite_url)  # a cluster's own, or this one
+    store = Store(database)  # read once the server is gone (SQLite's file has one server)
+    try:
+        row = store.tables.load_table(t["code"])
+        assert row is not None and row.status == "closed"
+        assert [len(g.moves) for g in row.games] == [12] and row.games[0].result is None
+    finally:
+        store.close()
+
+
+def test_the_move_cap_leaves_a_game_with_a_person_in_it_alone(sqlite_url: str) -> None:
+    with client(sqlite_url, bots_only_move_cap=4) as c:
+        t = new_table(c, **WHOT2, name="Ada", bot_delay=0, match="single", bots={"1": "random"})
+        ada = Seat(c, t["code"], t["token"], t["seat"])
+        while True:  # Ada plays her first legal move each turn, past the cap, to the end
+            v = ada.until("view")
+            if v["to_play"] is None:
+                break
+            if v["to_play"] == t["seat"]:
+                ada.send({"type": "move", "move": move_texts(v)[0], "ply": v["ply"]})
+        assert v["ply"] > 4 and v["result"] is not None
+        assert c.get(f"/api/tables/{t['code']}").status_code == 200  # still open
 
 
 @drives_the_worker

@@ -61,6 +61,10 @@ class Settings:
     max_bot_tables: int = 50  # open tables with bots in every seat
     bot_tables_per_client: int = 3
     bot_table_min_delay: float = 0.5  # bots-only tables play at most two moves a second
+    # a game with bots in every seat still going after this many moves is stopped and its table
+    # closed (0: never): two bots can go round for ever where a player may always draw (Storey's
+    # pack turned over, Nigerian's market reshuffled), and no person is there to call it a day
+    bots_only_move_cap: int = 3000
     retention_days: float = 30.0  # abandoned tables with no finished game are deleted after this
     sweep_interval: float = 60.0  # seconds between sweeps (expiry, idle seats, retention)
     # --- tournaments (server/tournament.py, server/director.py)

@@ -212,20 +212,40 @@ class OwnedTable:
         async with self.lock:
             if self.table.status == "closed":
                 return Closed(self.code)
-            self._cancel_tasks()
-            self.deadline = None
             t = self.table
-            store = self.worker.db.store
-            if by_host and t.rated and t.live and t.game_id is not None:
-                # closing a rated game before its end leaves it: the host's seat loses it
-                host = frozenset(s.seat for s in t.seats if s.token_hash == t.host_hash)
-                await self._write(store.tables.close_rated_game, t.game_id, host)
-            else:
-                await self._write(store.tables.set_status, "closed")
-            t.status = "closed"
-            await self.publish(StatusChanged(self.code, self.fence.seq, why))
+            # closing a rated game before its end leaves it: the host's seat loses it
+            host = frozenset(s.seat for s in t.seats if s.token_hash == t.host_hash)
+            await self._close(why, host if by_host and t.rated and t.live else frozenset())
         self.worker.forget(self)
         return Closed(self.code)
+
+    async def _close(self, why: str, losers: frozenset[int]) -> None:
+        """Inside the lock: the table closed, a rated game in play rated with `losers` last."""
+        self._cancel_tasks()
+        self.deadline = None
+        t = self.table
+        store = self.worker.db.store
+        if losers and t.rated and t.game_id is not None:
+            await self._write(store.tables.close_rated_game, t.game_id, losers)
+        else:
+            await self._write(store.tables.set_status, "closed")
+        t.status = "closed"
+        await self.publish(StatusChanged(self.code, self.fence.seq, why))
+
+    async def _stop_going_round(self, game_number: int, ply: int) -> None:
+        """A game of bots alone past the move cap: closed, as a host would close it. A rated
+        table's people have all left it by then (their seats went to bots): they lose it."""
+        async with self.lock:
+            t = self.table
+            if not self._still(game_number, ply):
+                return
+            left = frozenset(s.seat for s in t.seats if s.account_id is not None)
+            why = f"the bots played {t.ply:,} moves without an end to the game: the table is closed"
+            await self._on_storage(self._close(why, left))
+            if t.status != "closed":
+                return  # the database failed: `_on_storage` tries again later
+        self.worker.forget(self)
+        self.worker.director.poke()  # a tournament's round may be over
 
     async def expire(self) -> None:
         """A waiting table nobody joined in time: closed for everyone, kept for the record."""
@@ -373,7 +393,10 @@ class OwnedTable:
         if new_deadline:
             self.deadline = self._deadline_for(t.state) if t.state is not None else None
         seat = t.seat_to_play()
-        if t.live and seat is not None:
+        cap = self.worker.settings.bots_only_move_cap
+        if t.live and cap and t.ply >= cap and t.bots_only:
+            self._spawn(self._stop_going_round(t.game_number, t.ply))
+        elif t.live and seat is not None:
             if t.bot_at(seat) is not None:
                 self._spawn(self._bot_turn(t.game_number, t.ply))
             elif self.deadline is not None:
