@@ -3,6 +3,7 @@ deterministic from its seed, and a checkpoint resumes it exactly."""
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,41 @@ def test_a_checkpoint_resumes_the_run_exactly(tmp_path: Path) -> None:
     for _ in range(80):
         c.step()
     for x, y in zip(a.qnet().arrays().values(), c.qnet().arrays().values(), strict=True):
+        assert np.array_equal(x, y)
+
+
+def test_a_checkpoint_written_before_rows_were_kept_in_place_resumes_the_same_run(
+    tmp_path: Path,
+) -> None:
+    """Checkpoints of earlier runs kept each waiting sample as its own copied row, and the
+    queue as rows: such a checkpoint loads, and the run goes on as it would have."""
+    a = trainer(tmp_path / "a", max_moves=40)
+    for _ in range(40):
+        a.step()
+    a.save_checkpoint()
+    path = a.checkpoint_path()
+    data = pickle.loads(path.read_bytes())
+    # the earlier form: the rows not yet handed on, copied out; the queue's rows, copied out
+    data["pending"] = [
+        {k: v[c["left"]] for k, v in c.items() if k != "left"} for c in data["pending"]
+    ]
+    data["queue"] = [
+        {
+            **{k: v[q["idx"]] for k, v in q["src"].items() if k != "left"},
+            "target": q["target"],
+        }
+        for q in data["queue"]
+    ]
+    assert data["queue"] and all("src" not in q for q in data["queue"])
+    path.write_bytes(pickle.dumps(data))
+    for _ in range(40):
+        a.step()
+    b = trainer(tmp_path / "a", max_moves=40)
+    b.load_checkpoint()
+    for _ in range(40):
+        b.step()
+    assert b.updates == a.updates > 0
+    for x, y in zip(a.qnet().arrays().values(), b.qnet().arrays().values(), strict=True):
         assert np.array_equal(x, y)
 
 

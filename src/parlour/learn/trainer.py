@@ -8,12 +8,13 @@ One process plays B games side by side on arrays (the game's `SelfPlay`, named b
    uniformly random legal one (ε-greedy; ε falls linearly from `eps_start` to `eps_end` over the
    first `eps_decay` of the run).
 2. **Keep.** Each decision with a choice is kept with its game's episode: the state's features, the
-   move and its pair features.
+   move and its pair features (a step's decisions in one chunk, where they stay: `_flush`).
 3. **Return.** When a game ends, every decision of it gets its seat's final reward as the target
    (the Monte-Carlo return, undiscounted: DouZero's every-visit MC).
 4. **Learn.** Samples are used once, in minibatches, by a jitted Adam step on the mean squared
    error (`parlour.learn.dmc.Learner`); the learning rate warms up over the first 1% of the run
-   and then decays along a cosine to `final_lr` of its peak.
+   and then decays along a cosine to `final_lr` of its peak. The steps are dispatched right after
+   a step's acting, so that JAX computes them while NumPy steps the games.
 
 Everything is deterministic from `seed` (the game seeds, ε's draws, the network's start); a
 checkpoint holds all of it — the games in flight, the samples waiting, the generators, the
@@ -195,7 +196,7 @@ class Trainer:
         self.ret = np.zeros((RING, selfplay.players), np.float32)
         self.done = np.zeros(RING, np.bool_)
         self.pending: list[dict[str, np.ndarray[Any, Any]]] = []
-        self.queue: list[dict[str, np.ndarray[Any, Any]]] = []
+        self.queue: list[dict[str, Any]] = []  # row numbers into chunks of `pending`
         self.queued = 0
         self.decisions = 0  # moves played in self-play (every seat, forced ones too)
         self.choices = 0  # of them, decisions with more than one legal move
@@ -281,8 +282,14 @@ class Trainer:
         self.next_epi = data["next_epi"]
         self.ret = data["ret"]
         self.done = data["done"]
-        self.pending = data["pending"]
-        self.queue = data["queue"]
+        self.pending = [
+            c if "left" in c else {**c, "left": np.ones(c["epi"].size, np.bool_)}
+            for c in data["pending"]
+        ]  # a checkpoint of before the rows were kept in place: every row of a chunk is left
+        self.queue = [
+            q if "src" in q else {"src": q, "idx": np.arange(q["epi"].size), "target": q["target"]}
+            for q in data["queue"]
+        ]
         for k, v in data["counters"].items():
             setattr(self, k, v)
         self.timing.parts = dict(data["timing"])
@@ -329,6 +336,15 @@ class Trainer:
             actions[choice] = best
             t2 = clock()
             t.add("acting network", t2 - t1)
+            # The Adam steps are dispatched here, on the samples of games ended by the last
+            # step: JAX runs them on the other core while NumPy steps the games and derives
+            # the next features, and the next step's acting waits for them (so every decision
+            # is taken with every update made so far).
+            while self.queued >= cfg.minibatch:
+                self._learn(lr)
+            t1 = clock()
+            t.add("learner", t1 - t2)
+            t2 = t1
             self.pending.append(
                 {
                     "state": state[choice],
@@ -336,6 +352,7 @@ class Trainer:
                     "pair": pair.pairs(choice, best),
                     "epi": self.epi_of_slot[choice],
                     "seat": mover[choice],
+                    "left": np.ones(r, np.bool_),  # rows not yet handed to the queue
                 }
             )
             t1 = clock()
@@ -360,9 +377,6 @@ class Trainer:
             self._flush()
         t4 = clock()
         t.add("samples", t4 - t3)
-        while self.queued >= cfg.minibatch:
-            self._learn(lr)
-        t.add("learner", clock() - t4)
 
     def _act(self, state: F32, rows: I64, ids: I64, pair: F32) -> F32:
         """Q of the flat (decision, move) pairs, padded to a few jitted shapes."""
@@ -377,63 +391,74 @@ class Trainer:
         return out
 
     def _flush(self) -> None:
-        """Move the samples of ended games, with their returns as targets, to the queue. Each
-        step's samples stay together while their games go on; a chunk is split once half of its
-        rows are of ended games (or moved whole once all are), so a flush mostly reads only the
-        episode ids of what waits, and rows are copied about twice at most."""
+        """Hand the samples of ended games, with their returns as targets, to the queue. Each
+        step's samples stay where they were written (a chunk, with a mask of the rows not yet
+        handed on); the queue holds row numbers into the chunks, and only a minibatch is copied
+        out, by `_learn`. A chunk most of whose rows have gone is copied down to the rest (a
+        quarter or less of it), so memory stays near what the games in play have made."""
         if self.next_epi - int(self.epi_of_slot.min()) >= RING:
             raise RuntimeError("too many episodes in flight for the return ring")
         kept: list[dict[str, np.ndarray[Any, Any]]] = []
         for chunk in self.pending:
-            ready = self.done[chunk["epi"] % RING]
-            share = ready.mean()
-            if share == 1.0:
-                take = chunk
-            elif share >= 0.5:
-                take = {k: v[ready] for k, v in chunk.items()}
-                kept.append({k: v[~ready] for k, v in chunk.items()})
-            else:
-                kept.append(chunk)
+            left = chunk["left"]
+            ready = self.done[chunk["epi"] % RING] & left
+            idx = np.flatnonzero(ready)
+            if idx.size:
+                target = self.ret[chunk["epi"][idx] % RING, chunk["seat"][idx]]
+                self.queue.append({"src": chunk, "idx": idx, "target": target})
+                self.queued += int(idx.size)
+                left[idx] = False
+            rest = int(np.count_nonzero(left))
+            if rest == 0:
                 continue
-            take["target"] = self.ret[take["epi"] % RING, take["seat"]]
-            self.queue.append(take)
-            self.queued += int(take["epi"].size)
-        if len(kept) > 256:  # long games keep many small chunks: join them
-            kept = [{k: np.concatenate([c[k] for c in kept]) for k in kept[0]}]
+            if 4 * rest <= left.size:
+                # a new chunk of the rows left; the queue's rows still read the old one
+                keep = np.flatnonzero(left)
+                chunk = {k: v[keep] for k, v in chunk.items() if k != "left"}
+                chunk["left"] = np.ones(keep.size, np.bool_)
+            kept.append(chunk)
         self.pending = kept
 
     def _learn(self, lr: float) -> None:
         """One update on the oldest `minibatch` samples of the queue."""
         m = self.cfg.minibatch
-        parts: list[dict[str, np.ndarray[Any, Any]]] = []
+        parts: list[dict[str, Any]] = []
         need = m
         while need:
-            chunk = self.queue[0]
-            size = int(chunk["epi"].size)
+            entry = self.queue[0]
+            size = int(entry["idx"].size)
             if size <= need:
-                parts.append(chunk)
+                parts.append(entry)
                 self.queue.pop(0)
                 need -= size
             else:
-                parts.append({k: v[:need] for k, v in chunk.items()})
-                self.queue[0] = {k: v[need:] for k, v in chunk.items()}
+                head, tail = need, {"src": entry["src"]}
+                parts.append({"src": entry["src"], "idx": entry["idx"][:head]})
+                parts[-1]["target"] = entry["target"][:head]
+                tail["idx"], tail["target"] = entry["idx"][head:], entry["target"][head:]
+                self.queue[0] = tail
                 need = 0
-        batch = {k: np.concatenate([c[k] for c in parts]) for k in parts[0]}
+        batch = {
+            k: np.concatenate([p["src"][k][p["idx"]] for p in parts])
+            for k in ("state", "action", "pair")
+        }
+        target = np.concatenate([p["target"] for p in parts])
         self.queued -= m
-        loss = self.learner.update(
-            lr, batch["state"], batch["action"], batch["pair"], batch["target"]
-        )
+        loss = self.learner.update(lr, batch["state"], batch["action"], batch["pair"], target)
         self._losses.append(loss)
         self.samples += m
         self.updates += 1
-        if len(self._losses) >= 16:
-            self._drain_losses()
+        if len(self._losses) >= 64:
+            # read only the older half: those updates are done, or nearly, so reading their
+            # losses does not make NumPy wait for the ones just dispatched
+            self._drain_losses(32)
 
-    def _drain_losses(self) -> None:
-        for loss in self._losses:
+    def _drain_losses(self, count: int | None = None) -> None:
+        take = self._losses if count is None else self._losses[:count]
+        for loss in take:
             self.loss_sum += float(loss)
             self.loss_n += 1
-        self._losses = []
+        self._losses = self._losses[len(take) :]
 
     def take_loss(self) -> float | None:
         """The mean loss since the last call (None: no update yet)."""
