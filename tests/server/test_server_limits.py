@@ -249,6 +249,39 @@ def test_a_game_of_bots_alone_is_stopped_at_the_move_cap(sqlite_url: str) -> Non
         store.close()
 
 
+@drives_the_worker
+def test_a_connection_that_finds_its_table_closing_is_told_it_closed(sqlite_url: str) -> None:
+    """A websocket finds its table open, and the table closes before the connection is attached
+    (the "closed" word went round without it): it is told as it attaches, not left watching."""
+    with client(sqlite_url) as c:
+        t = new_table(c, **WHOT2, name="Ada")
+        gateway = c.app.state.gateway
+        rep = run(c, gateway.replica, t["code"])  # found open
+        auth = {"Authorization": f"Bearer {t['token']}"}
+        assert c.post(f"/api/tables/{t['code']}/close", headers=auth).status_code == 200
+        for _ in range(1000):  # the word reaches the replica (no connection hears it yet)
+            if rep.table.status == "closed":
+                break
+            time.sleep(0.01)
+        assert rep.table.status == "closed"
+        said = run(c, _attach_and_read, gateway, rep)
+        assert said[0]["type"] == "welcome"
+        assert said[-1] == {"type": "closed", "message": "the host closed the table"}
+
+
+async def _attach_and_read(gateway: Any, rep: Any) -> list[dict[str, Any]]:
+    from parlour.server.connections import Conn
+
+    conn = Conn(None, False)
+    await gateway.attach(rep, conn)
+    out = []
+    while not conn.queue.empty():
+        text = conn.queue.get_nowait()
+        assert text is not None
+        out.append(json.loads(text))
+    return out
+
+
 def test_the_move_cap_leaves_a_game_with_a_person_in_it_alone(sqlite_url: str) -> None:
     with client(sqlite_url, bots_only_move_cap=4) as c:
         t = new_table(c, **WHOT2, name="Ada", bot_delay=0, match="single", bots={"1": "random"})

@@ -109,6 +109,9 @@ class Replica:
         self.lock = asyncio.Lock()
         self.presence: dict[str, tuple[dict[int, int], float]] = {}
         self.last_used = time.monotonic()
+        # why the table closed, as its owner said it (read again by a connection that attaches
+        # after the word went round)
+        self.closed_why = ""
         self.chat = ChatLog()  # recent lines, and the allowance of the seats connected here
         # asking the owner for the lines said before this gateway watched the table (once)
         self.earlier_chat: asyncio.Future[None] | None = None
@@ -274,15 +277,19 @@ class Replica:
         self.merge_presence()
         self.broadcast_table()
         if table.status in ("closed", "expired"):
-            message = why or (
-                "the host closed the table"
-                if table.status == "closed"
-                else ("nobody joined this table in time: it has expired")
-            )
-            self.broadcast(wire.closed(message))
+            self.closed_why = why or self.closed_why
+            self.broadcast(wire.closed(self.closed_message()))
             self.gateway.clients.unseated(self.code)
             return
         self.broadcast_view()
+
+    def closed_message(self) -> str:
+        """The words for a closed or expired table: its owner's, or the usual ones."""
+        if self.closed_why:
+            return self.closed_why
+        if self.table.status == "closed":
+            return "the host closed the table"
+        return "nobody joined this table in time: it has expired"
 
 
 class Gateway:
@@ -809,6 +816,11 @@ class Gateway:
             conn.send(rep.view_for(conn))
         if rep.chat.lines:  # the recent lines, for someone arriving or reloading
             conn.send(wire.chat(list(rep.chat.lines)))
+        if rep.table.status in ("closed", "expired"):
+            # it closed after this connection found it open, before it was attached: the word
+            # went round without it
+            conn.send(wire.closed(rep.closed_message()))
+            return
         if conn.seat is not None:
             rep.broadcast_table()
             await self.report_presence(rep)
