@@ -41,13 +41,14 @@ test-process: $(STAMP)
 ## lost-message and restart tests (tests/server/test_server_cluster.py). One test at a time: a
 ## cluster is four server processes beside PostgreSQL and Redis, and a second cluster beside it
 ## would only share the same cores.
+CLUSTER_PASS = PARLOUR_SERVER_MODE=cluster $(BIN)/python -m pytest -q tests/server --durations=20
 test-cluster: $(STAMP)
-	PARLOUR_SERVER_MODE=cluster $(BIN)/python -m pytest -q tests/server --durations=20
+	$(CLUSTER_PASS)
 
-# the cluster pass of `make test`: its report kept whole for the end instead of interleaved
+# the cluster pass of `make test`: its report kept whole for the end instead of interleaved, and
+# no .pytest_cache written (the other pass writes it at the same time)
 test-cluster-logged: $(STAMP)
-	@PARLOUR_SERVER_MODE=cluster $(BIN)/python -m pytest -q -p no:cacheprovider tests/server \
-		--durations=20 > build/test-cluster.log 2>&1
+	@$(CLUSTER_PASS) -p no:cacheprovider > build/test-cluster.log 2>&1
 
 ## lint: ruff and mypy over the code.
 lint: $(STAMP)
