@@ -116,6 +116,7 @@ export const motion = {
     if (least > 0) { el.remove(); return; }
     el.style.left = `${left}px`;
     el.style.top = `${best}px`;
+    guard(el);
     setTimeout(() => el.remove(), ms);
   },
 
@@ -149,6 +150,29 @@ export const motion = {
     if (el) el.replaceChildren();
   },
 };
+
+/** Keep a caption off what can be tapped while it shows: the page may change under it after it
+ * was placed (your turn drawn while an animation that outlived its wait still plays, a pawn's
+ * START lit, a line of the log pushing the board down). A change to the page is seen before the
+ * next frame is drawn (a MutationObserver's callback runs first); a move without one (a
+ * transition) at the next frame. */
+function guard(el) {
+  const app = document.getElementById("app");
+  if (!app || typeof MutationObserver !== "function") return;
+  const check = () => {
+    if (!el.isConnected) { watcher.disconnect(); return false; }
+    if (covered(tappable(), el.getBoundingClientRect()) > 0) {
+      el.remove();
+      watcher.disconnect();
+      return false;
+    }
+    return true;
+  };
+  const watcher = new MutationObserver(check);
+  watcher.observe(app, {subtree: true, childList: true, attributes: true, characterData: true});
+  const frame = () => { if (check()) requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+}
 
 /** The boxes of what can be tapped on screen now. */
 function tappable() {
