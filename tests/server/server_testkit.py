@@ -118,23 +118,20 @@ class Seat:
         return msg
 
     def until(self, kind: str, **match: Any) -> dict[str, Any]:
-        for _ in range(1000):
-            msg = self.recv()
-            if msg.get("type") == "error" and kind != "error":
-                raise AssertionError(f"seat {self.seat} got an error: {msg}")
-            if msg.get("type") == kind and all(msg.get(k) == v for k, v in match.items()):
-                return msg
-        raise AssertionError(f"no {kind} {match}")
+        return self._first({kind}, match)
 
     def until_one_of(self, *kinds: str) -> dict[str, Any]:
         """The first message of any of these types (an error among them only if named)."""
+        return self._first(set(kinds), {})
+
+    def _first(self, kinds: set[str], match: dict[str, Any]) -> dict[str, Any]:
         for _ in range(1000):
             msg = self.recv()
-            if msg.get("type") in kinds:
-                return msg
-            if msg.get("type") == "error":
+            if msg.get("type") == "error" and "error" not in kinds:
                 raise AssertionError(f"seat {self.seat} got an error: {msg}")
-        raise AssertionError(f"none of {kinds}")
+            if msg.get("type") in kinds and all(msg.get(k) == v for k, v in match.items()):
+                return msg
+        raise AssertionError(f"no {' or '.join(sorted(kinds))} {match}")
 
     def full_view(self) -> dict[str, Any]:
         """The last view with its whole event log, as `state.view(seat)` gives it."""

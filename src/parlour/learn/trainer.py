@@ -432,11 +432,9 @@ class Trainer:
                 self.queue.pop(0)
                 need -= size
             else:
-                head, tail = need, {"src": entry["src"]}
-                parts.append({"src": entry["src"], "idx": entry["idx"][:head]})
-                parts[-1]["target"] = entry["target"][:head]
-                tail["idx"], tail["target"] = entry["idx"][head:], entry["target"][head:]
-                self.queue[0] = tail
+                src, idx, target = entry["src"], entry["idx"], entry["target"]
+                parts.append({"src": src, "idx": idx[:need], "target": target[:need]})
+                self.queue[0] = {"src": src, "idx": idx[need:], "target": target[need:]}
                 need = 0
         batch = {
             k: np.concatenate([p["src"][k][p["idx"]] for p in parts])
