@@ -16,6 +16,7 @@ from server_testkit import Seat, client, join, move_texts, new_table
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.server.storage import SeatRow, Store, TableRow
+from parlour.server.worker import table_channel
 
 WHOT2 = {"game": "whot", "players": 2}
 
@@ -267,6 +268,26 @@ def test_a_connection_that_finds_its_table_closing_is_told_it_closed(sqlite_url:
         said = run(c, _attach_and_read, gateway, rep)
         assert said[0]["type"] == "welcome"
         assert said[-1] == {"type": "closed", "message": "the host closed the table"}
+
+
+@drives_the_worker
+def test_a_gateway_that_missed_the_closing_word_reads_the_reason_stored_with_the_table(
+    sqlite_url: str,
+) -> None:
+    """The bus may lose the owner's "closed" word; the gateway then finds the change by reading
+    the table again, and tells its watchers the reason stored with it, not a host's words."""
+    with client(sqlite_url) as c:
+        t = new_table(c, **WHOT2, name="Ada")
+        gateway = c.app.state.gateway
+        rep = run(c, gateway.replica, t["code"])
+        run(c, gateway.bus.unsubscribe, table_channel(t["code"]), gateway._on_table)  # lost
+        room = worker_of(c).tables[t["code"]]
+        run(c, room.close, "a moderator closed the table", False)
+        assert rep.table.status == "waiting"  # it heard nothing
+        run(c, gateway.catch_up, rep)
+        assert rep.table.status == "closed"
+        said = run(c, _attach_and_read, gateway, rep)
+        assert said[-1] == {"type": "closed", "message": "a moderator closed the table"}
 
 
 async def _attach_and_read(gateway: Any, rep: Any) -> list[dict[str, Any]]:

@@ -256,7 +256,8 @@ class Replica:
 
     async def resync(self, why: str = "") -> None:
         """Read the table again from the database (the one source of truth): inside the lock.
-        `why`: the owner's words for a status it changed (a moderator closed the table)."""
+        `why`: the owner's words for a status it changed (a moderator closed the table); without
+        them (the bus lost the word), the words stored with a closed table."""
         row = await self.gateway.db.call(self.gateway.db.store.tables.load_table, self.code)
         if row is None:
             return
@@ -277,7 +278,7 @@ class Replica:
         self.merge_presence()
         self.broadcast_table()
         if table.status in ("closed", "expired"):
-            self.closed_why = why or self.closed_why
+            self.closed_why = why or row.closed_why or self.closed_why
             self.broadcast(wire.closed(self.closed_message()))
             self.gateway.clients.unseated(self.code)
             return

@@ -90,6 +90,9 @@ tables = Table(
     Column("on_timeout", String(8), nullable=False, default="move"),
     # a rated table: every person seated is an account, and each finished game moves ratings
     Column("rated", Boolean, nullable=False, default=False),
+    # why it closed or expired, in the words said to everyone watching (a gateway that reads the
+    # table again after the bus lost the word says the same)
+    Column("closed_why", String(200)),
 )
 
 seats = Table(

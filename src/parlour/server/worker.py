@@ -226,9 +226,9 @@ class OwnedTable:
         t = self.table
         store = self.worker.db.store
         if losers and t.rated and t.game_id is not None:
-            await self._write(store.tables.close_rated_game, t.game_id, losers)
+            await self._write(store.tables.close_rated_game, t.game_id, losers, why)
         else:
-            await self._write(store.tables.set_status, "closed")
+            await self._write(store.tables.set_status, "closed", why)
         t.status = "closed"
         await self.publish(StatusChanged(self.code, self.fence.seq, why))
 
@@ -253,13 +253,10 @@ class OwnedTable:
             if self.table.status != "waiting":
                 return
             self._cancel_tasks()
-            await self._write(self.worker.db.store.tables.set_status, "expired")
+            why = "nobody joined this table in time: it has expired"
+            await self._write(self.worker.db.store.tables.set_status, "expired", why)
             self.table.status = "expired"
-            await self.publish(
-                StatusChanged(
-                    self.code, self.fence.seq, "nobody joined this table in time: it has expired"
-                )
-            )
+            await self.publish(StatusChanged(self.code, self.fence.seq, why))
         self.worker.forget(self)
 
     def presence_report(self, gateway: str, seats: dict[int, int]) -> None:

@@ -75,3 +75,4 @@ class TableRow:
     correspondence: bool = False
     on_timeout: str = "move"
     rated: bool = False
+    closed_why: str | None = None

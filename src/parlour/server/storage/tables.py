@@ -171,9 +171,10 @@ class TablesRepo(Repository):
             )
         return after
 
-    def set_status(self, fence: Fence, status: str) -> Fence:
+    def set_status(self, fence: Fence, status: str, why: str | None = None) -> Fence:
+        """A table's status, and for a closed or expired one the words said about it."""
         with self.engine.begin() as conn:
-            return advance(conn, fence, status=status)
+            return advance(conn, fence, status=status, closed_why=why)
 
     def start_game(
         self,
@@ -234,11 +235,13 @@ class TablesRepo(Repository):
             rate_game_in(conn, game_id)
         return after
 
-    def close_rated_game(self, fence: Fence, game_id: int, closed_by: frozenset[int]) -> Fence:
-        """Close a rated table in the middle of game `game_id`: its status, and the game rated
-        with the seats of whoever closed it (`closed_by`) last, in one transaction."""
+    def close_rated_game(
+        self, fence: Fence, game_id: int, closed_by: frozenset[int], why: str | None = None
+    ) -> Fence:
+        """Close a rated table in the middle of game `game_id`: its status (and `why`), and the
+        game rated with the seats of whoever closed it (`closed_by`) last, in one transaction."""
         with self.engine.begin() as conn:
-            after = advance(conn, fence, status="closed")
+            after = advance(conn, fence, status="closed", closed_why=why)
             rate_game_in(conn, game_id, closed_by)
         return after
 
