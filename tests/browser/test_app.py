@@ -501,12 +501,15 @@ def test_bot_moves_animate_one_after_another_and_end_in_the_view(page: Any, serv
 
 # Watches every animation frame for what the captions do wrong: two at once, one off the screen,
 # or one over something the player may have to tap. window.captionFaults lists each fault seen,
-# window.captionsSeen counts the captions.
+# window.captionsSeen counts the captions. Each frame is looked at as it was painted: after every
+# animation-frame callback of that frame has run (the page's own, which take a caption off what
+# came under it, run after this watcher's when they were asked for later), in the next task.
 WATCH_CAPTIONS = """() => {
   window.captionFaults = []; window.captionsSeen = 0;
   const seen = new WeakSet();
   const tappable = '#app [data-move], #app .clickable, #app button:not([disabled])';
-  const look = () => {
+  const look = () => { requestAnimationFrame(look); setTimeout(sample, 0); };
+  const sample = () => {
     const caps = [...document.querySelectorAll('#motion-layer .motion-caption')];
     if (caps.length > 1) window.captionFaults.push(`${caps.length} captions at once`);
     const vw = document.documentElement.clientWidth, vh = innerHeight;
@@ -525,7 +528,6 @@ WATCH_CAPTIONS = """() => {
         if (w > 1 && h > 1) window.captionFaults.push(`over ${what}: ${c.textContent}`);
       }
     }
-    requestAnimationFrame(look);
   };
   requestAnimationFrame(look);
 }"""
