@@ -319,8 +319,15 @@ class Process:
 
     def terminate(self, timeout: float = 60.0) -> int:
         """SIGTERM and wait: a worker drains its tables to its peers first."""
+        self.signal(signal.SIGTERM)
+        return self.wait(timeout)
+
+    def signal(self, sig: int) -> None:
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGTERM)
+        self.proc.send_signal(sig)
+
+    def wait(self, timeout: float) -> int:
+        assert self.proc is not None
         return self.proc.wait(timeout)
 
     def restart(self) -> None:
@@ -368,10 +375,15 @@ class Cluster:
             raise
 
     def stop(self) -> None:
-        for p in [*self.gateways, *self.workers]:
-            if p.running:
+        # the gateways first, then the workers, each kind told at once and then waited for: a
+        # cluster put away needs no worker to hand its tables to a peer that stays
+        for kind in (self.gateways, self.workers):
+            told = [p for p in kind if p.running]
+            for p in told:
+                p.signal(signal.SIGTERM)
+            for p in told:
                 try:
-                    p.terminate(30)
+                    p.wait(30)
                 except subprocess.TimeoutExpired:
                     p.kill()
         if self._engine is not None:
