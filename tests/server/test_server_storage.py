@@ -28,11 +28,47 @@ def wait_for(pred: Any, timeout: float = 20.0) -> None:
     raise AssertionError("timed out")
 
 
-def test_migrations_run_twice(db_url: str) -> None:
-    Store(db_url).close()
-    store = Store(db_url)  # already at head: nothing to do
+def test_migrations_run_twice(empty_db_url: str) -> None:
+    Store(empty_db_url).close()
+    store = Store(empty_db_url)  # already at head: nothing to do
     assert store.tables.load_tables() == []
     store.close()
+
+
+def test_the_head_read_from_the_file_names_is_alembics_own() -> None:
+    """A start skips Alembic where the database is at the newest migration, named by the files
+    (`0014_closed_why.py`): that must be the revision Alembic would upgrade to."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from parlour.server.storage import MIGRATIONS
+    from parlour.server.storage.engine import head_revision
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(cfg).get_heads() == [head_revision()]
+
+
+def test_a_database_one_migration_behind_is_brought_to_the_head(db_url: str) -> None:
+    from sqlalchemy import inspect, text
+
+    from parlour.server.storage.engine import head_revision
+
+    store = Store(db_url)
+    with store.engine.begin() as conn:  # as the database was before 0014_closed_why
+        conn.execute(text("UPDATE alembic_version SET version_num = '0013'"))
+    with store.engine.begin() as conn:
+        conn.execute(text("ALTER TABLE parlour_tables DROP COLUMN closed_why"))
+    store.close()
+    store = Store(db_url)
+    try:
+        columns = {c["name"] for c in inspect(store.engine).get_columns("parlour_tables")}
+        assert "closed_why" in columns
+        with store.engine.connect() as conn:
+            version = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        assert version == head_revision()
+    finally:
+        store.close()
 
 
 def test_bot_match_is_stored_and_downloadable(db_url: str) -> None:
