@@ -160,6 +160,7 @@ class PostgresServer:
             raise FileNotFoundError("initdb")
         self.bin = bindir
         self.max_connections = max_connections
+        self._migrated: str | None = None  # the database `migrated_database` copies
         self.dir = Path(tempfile.mkdtemp(prefix="parlour-pg-"))
         self.port = free_port()
         self.prefix: list[str] = []
@@ -222,14 +223,26 @@ class PostgresServer:
     def url(self, db: str = "postgres") -> str:
         return f"postgresql://parlour@127.0.0.1:{self.port}/{db}"
 
-    def new_database(self) -> str:
-        """A new, empty database on this server: its URL."""
+    def new_database(self, template: str | None = None) -> str:
+        """A new database on this server, empty or a copy of `template`: its URL."""
         import psycopg
 
         name = "t_" + uuid.uuid4().hex[:12]
+        copy = f" TEMPLATE {template}" if template else ""
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
+            conn.execute(f"CREATE DATABASE {name}{copy}")
         return self.url(name)
+
+    def migrated_database(self) -> str:
+        """A new database whose schema is at the newest migration: a copy of one database the
+        migrations ran on once this session, not every migration again for each test."""
+        if self._migrated is None:
+            from parlour.server.storage import Store
+
+            url = self.new_database()
+            Store(url).close()  # migrated; its connections closed, as a template must be
+            self._migrated = url.rsplit("/", 1)[1]
+        return self.new_database(template=self._migrated)
 
 
 def serve_args(settings: dict[str, Any]) -> list[str]:

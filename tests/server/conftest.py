@@ -115,7 +115,7 @@ def _cluster_pool(request: pytest.FixtureRequest) -> Iterator[None]:
         )
     pg: PostgresServer = request.getfixturevalue("pg_cluster")
     logs = request.getfixturevalue("tmp_path_factory").mktemp("clusters")
-    pool = ClusterPool(pg.new_database, server_testkit.server_settings(), logs)
+    pool = ClusterPool(pg.migrated_database, server_testkit.server_settings(), logs)
     server_testkit.POOL = pool
     try:
         yield
@@ -151,9 +151,37 @@ def own_redis() -> Iterator[Any]:
     r.stop()
 
 
+@pytest.fixture(scope="session")
+def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file the migrations ran on once this session, for the tests' databases to copy."""
+    from parlour.server.storage import Store
+
+    path = tmp_path_factory.mktemp("migrated") / "parlour.sqlite3"
+    Store(f"sqlite:///{path}").close()
+    assert not path.with_name(path.name + "-wal").exists()  # all of it in the one file
+    return path
+
+
+def _sqlite_database(tmp_path: Path, migrated: Path) -> str:
+    """A test's own SQLite database, its schema at the newest migration (as a server's first
+    start leaves it), copied rather than migrated again: a server test's start is then quick."""
+    path = tmp_path / "parlour.sqlite3"
+    shutil.copyfile(migrated, path)
+    return f"sqlite:///{path}"
+
+
 # in cluster mode every server is on PostgreSQL: a SQLite variant would be the same test again
 @pytest.fixture(params=["postgresql"] if CLUSTER_MODE else ["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return _sqlite_database(tmp_path, request.getfixturevalue("sqlite_migrated"))
+    cluster: PostgresServer = request.getfixturevalue("pg_cluster")
+    return cluster.migrated_database()
+
+
+@pytest.fixture(params=["postgresql"] if CLUSTER_MODE else ["sqlite", "postgresql"])
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database no migration ran on yet (for a test of the migrations themselves)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'parlour.sqlite3'}"
     cluster: PostgresServer = request.getfixturevalue("pg_cluster")
@@ -161,5 +189,5 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'parlour.sqlite3'}"
+def sqlite_url(tmp_path: Path, sqlite_migrated: Path) -> str:
+    return _sqlite_database(tmp_path, sqlite_migrated)

@@ -598,7 +598,9 @@ def test_migration_0006_upgrades_a_database_that_has_tables(db_url: str) -> None
         store.close()
 
 
-def test_migration_0012_keys_names_by_skeleton_and_keeps_earlier_look_alikes(db_url: str) -> None:
+def test_migration_0012_keys_names_by_skeleton_and_keeps_earlier_look_alikes(
+    empty_db_url: str,
+) -> None:
     """Accounts made before skeletons: each is logged in by its name as before (its key written
     again without the old hand-made list); two that look alike both stay, and no third joins."""
     from alembic import command
@@ -607,7 +609,7 @@ def test_migration_0012_keys_names_by_skeleton_and_keeps_earlier_look_alikes(db_
 
     from parlour.server.storage import MIGRATIONS, make_engine
 
-    engine = make_engine(db_url)
+    engine = make_engine(empty_db_url)
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
@@ -625,7 +627,7 @@ def test_migration_0012_keys_names_by_skeleton_and_keeps_earlier_look_alikes(db_
                 {"id": i + 1, "name": name, "key": key},
             )
     engine.dispose()
-    store = Store(db_url)  # migrates to the head
+    store = Store(empty_db_url)  # migrates to the head
     try:
         cyrillic = store.accounts.account_by_key(name_key("\u0430\u0441\u0435"))
         assert cyrillic is not None and cyrillic["id"] == 1
