@@ -78,7 +78,8 @@ def test_parlour_moves_total_rises_while_bots_play(db_url: str) -> None:
         thought = sample(c, "parlour_bot_think_seconds_count", game="whot", bot="random")
         commits = sample(c, "parlour_db_commit_seconds_count")
         bots = {"0": "random", "1": "random", "2": "random"}
-        new_table(c, game="whot", players=3, bots=bots, match="rounds-5")
+        # the match's games one after another (a game may end in fewer than 20 moves)
+        new_table(c, game="whot", players=3, bots=bots, match="rounds-5", auto_next=True)
         wait_until(
             lambda: sample(c, "parlour_moves_total", game="whot") >= before + 20,
             "20 moves of bots counted",

@@ -281,7 +281,12 @@ def test_a_gateway_that_missed_the_closing_word_reads_the_reason_stored_with_the
         gateway = c.app.state.gateway
         rep = run(c, gateway.replica, t["code"])
         run(c, gateway.bus.unsubscribe, table_channel(t["code"]), gateway._on_table)  # lost
-        room = worker_of(c).tables[t["code"]]
+        worker = worker_of(c)
+        for _ in range(1000):  # its owner loads it as the table is placed there (an `adopt`)
+            if t["code"] in worker.tables and t["code"] not in worker._loading:
+                break
+            time.sleep(0.01)
+        room = worker.tables[t["code"]]
         run(c, room.close, "a moderator closed the table", False)
         assert rep.table.status == "waiting"  # it heard nothing
         run(c, gateway.catch_up, rep)
