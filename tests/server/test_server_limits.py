@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import pytest
+from cluster_kit import wait_for
 from server_testkit import Seat, client, join, move_texts, new_table
 from starlette.websockets import WebSocketDisconnect
 
@@ -260,11 +261,8 @@ def test_a_connection_that_finds_its_table_closing_is_told_it_closed(sqlite_url:
         rep = run(c, gateway.replica, t["code"])  # found open
         auth = {"Authorization": f"Bearer {t['token']}"}
         assert c.post(f"/api/tables/{t['code']}/close", headers=auth).status_code == 200
-        for _ in range(1000):  # the word reaches the replica (no connection hears it yet)
-            if rep.table.status == "closed":
-                break
-            time.sleep(0.01)
-        assert rep.table.status == "closed"
+        # the word reaches the replica (no connection hears it yet)
+        assert wait_for(lambda: rep.table.status == "closed", 10)
         said = run(c, _attach_and_read, gateway, rep)
         assert said[0]["type"] == "welcome"
         assert said[-1] == {"type": "closed", "message": "the host closed the table"}
@@ -282,10 +280,8 @@ def test_a_gateway_that_missed_the_closing_word_reads_the_reason_stored_with_the
         rep = run(c, gateway.replica, t["code"])
         run(c, gateway.bus.unsubscribe, table_channel(t["code"]), gateway._on_table)  # lost
         worker = worker_of(c)
-        for _ in range(1000):  # its owner loads it as the table is placed there (an `adopt`)
-            if t["code"] in worker.tables and t["code"] not in worker._loading:
-                break
-            time.sleep(0.01)
+        # its owner loads it as the table is placed there (an `adopt`)
+        assert wait_for(lambda: t["code"] in worker.tables and t["code"] not in worker._loading, 10)
         room = worker.tables[t["code"]]
         run(c, room.close, "a moderator closed the table", False)
         assert rep.table.status == "waiting"  # it heard nothing

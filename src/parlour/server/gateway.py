@@ -75,7 +75,7 @@ from .tables import (
     rebuild,
     seat_here,
 )
-from .worker import DEAD_AFTER, table_channel
+from .worker import DEAD_AFTER, EXPIRED, HOST_CLOSED, table_channel
 
 __all__ = ["Gateway", "Replica"]
 
@@ -289,8 +289,8 @@ class Replica:
         if self.closed_why:
             return self.closed_why
         if self.table.status == "closed":
-            return "the host closed the table"
-        return "nobody joined this table in time: it has expired"
+            return HOST_CLOSED
+        return EXPIRED
 
 
 class Gateway:

@@ -101,6 +101,12 @@ def table_channel(code: str) -> str:
     return f"table:{code}"
 
 
+# the words everyone watching is told when a table closes or expires (stored with it, and the
+# gateway's own for a table closed before the words were stored)
+HOST_CLOSED = "the host closed the table"
+EXPIRED = "nobody joined this table in time: it has expired"
+
+
 class OwnedTable:
     """One table this worker owns: its `Table`, its lock, its fence, and the tasks that move bots,
     run clocks, hand on idle seats and start the next game.
@@ -208,7 +214,7 @@ class OwnedTable:
             await self._start_game()
             return NextStarted(self.table.game_number)
 
-    async def close(self, why: str = "the host closed the table", by_host: bool = True) -> Closed:
+    async def close(self, why: str = HOST_CLOSED, by_host: bool = True) -> Closed:
         async with self.lock:
             if self.table.status == "closed":
                 return Closed(self.code)
@@ -253,10 +259,9 @@ class OwnedTable:
             if self.table.status != "waiting":
                 return
             self._cancel_tasks()
-            why = "nobody joined this table in time: it has expired"
-            await self._write(self.worker.db.store.tables.set_status, "expired", why)
+            await self._write(self.worker.db.store.tables.set_status, "expired", EXPIRED)
             self.table.status = "expired"
-            await self.publish(StatusChanged(self.code, self.fence.seq, why))
+            await self.publish(StatusChanged(self.code, self.fence.seq, EXPIRED))
         self.worker.forget(self)
 
     def presence_report(self, gateway: str, seats: dict[int, int]) -> None:
