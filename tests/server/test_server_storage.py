@@ -302,3 +302,51 @@ def test_with_postgresql_down_each_loop_logs_one_traceback_not_one_a_round(
                 time.sleep(0.1)
     finally:
         pg.stop()
+
+
+@pytest.mark.in_process("writes through the store of the server in the test process")
+def test_a_statement_run_through_the_driver_writes_what_sqlalchemy_would(db_url: str) -> None:
+    """The hot path's statements (the fence's compare-and-set, a move's row) go to the driver as
+    compiled once: positional on SQLite, named on PostgreSQL; a column's conversion on the way
+    in (a Float's) is still made; a fence that does not hold still writes nothing."""
+    from sqlalchemy import insert, select
+
+    from parlour.server.schema import moves
+    from parlour.server.storage.driver import DriverStatement
+    from parlour.server.storage.fence import Fence, advance
+    from parlour.server.storage.rows import MoveRow
+
+    with client(db_url) as c:
+        t = new_table(c, game="whot", players=2, name="Ada")
+        join(c, t["code"], "Bob")
+        app: Any = c.app
+        wait_for(lambda: t["code"] in app.state.worker.tables)
+        owned = app.state.worker.tables[t["code"]]
+        wait_for(lambda: owned.table.game_id is not None)
+        store = app.state.db.store
+        game = owned.table.game_id
+        statement = DriverStatement(insert(moves))
+        with store.engine.begin() as conn:
+            statement.execute(conn, {"game_id": game, "ply": 900, "text": "one", "at": 7})
+            statement.execute(
+                conn,
+                [{"game_id": game, "ply": p, "text": f"m{p}", "at": 8.5} for p in (901, 902)],
+            )
+        with store.engine.connect() as conn:
+            rows = conn.execute(
+                select(moves.c.ply, moves.c.text, moves.c.at)
+                .where(moves.c.game_id == game, moves.c.ply >= 900)
+                .order_by(moves.c.ply)
+            ).all()
+        assert [tuple(r) for r in rows] == [
+            (900, "one", 7.0),
+            (901, "m901", 8.5),
+            (902, "m902", 8.5),
+        ]
+        assert all(type(r.at) is float for r in rows)
+        stale = Fence(owned.fence.code, owned.fence.owner, owned.fence.epoch, owned.fence.seq - 1)
+        with pytest.raises(Exception, match="not owned"), store.engine.begin() as conn:
+            advance(conn, stale)
+        (after,) = store.tables.add_moves([MoveRow(owned.fence, game, 903, "m903", None)])
+        assert after.seq == owned.fence.seq + 1
+        owned.fence = after  # the table's owner goes on from the fence this test moved

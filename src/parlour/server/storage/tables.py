@@ -15,6 +15,7 @@ from ..schema import (
     tables,
     tournament_tables,
 )
+from .driver import DriverStatement
 from .engine import Repository
 from .fence import Fence, advance
 from .ratings import rate_game_in
@@ -24,7 +25,7 @@ __all__ = ["KEEP_ACCOUNT", "TablesRepo", "insert_table", "read_moves", "read_sea
 
 
 KEEP_ACCOUNT = -1  # fill_seat: leave the seat's account as it is (a bot standing in for it)
-_INSERT_MOVES = insert(moves)
+_INSERT_MOVES = DriverStatement(insert(moves))
 
 
 def insert_table(conn: Any, row: TableRow, owner: str | None) -> None:
@@ -214,8 +215,8 @@ class TablesRepo(Repository):
         with self.engine.begin() as conn:
             for r in rows:
                 out.append(advance(conn, r.fence, clock_deadline=r.deadline))
-            conn.execute(
-                _INSERT_MOVES,
+            _INSERT_MOVES.execute(
+                conn,
                 [{"game_id": r.game_id, "ply": r.ply, "text": r.text, "at": now} for r in rows],
             )
         return out
