@@ -142,3 +142,37 @@ def test_a_rematch_opened_through_one_gateway_is_told_on_every_gateway(tmp_path:
         ]
 
     run_cluster(tmp_path, body)
+
+
+def test_a_gateway_beside_its_worker_asks_it_directly_and_the_others_over_the_bus(
+    tmp_path: Path,
+) -> None:
+    """In one process (`make serve`) the gateway and the worker owning every table are one
+    program: a move goes to the worker as a call, not as a message through the bus and back. A
+    gateway in another process asks over the bus, as before; the table takes both alike."""
+
+    async def body(worker: TableWorker, gateways: list[Gateway]) -> None:
+        a, b, _ = gateways
+        a.local_worker = worker  # as `serving` makes a gateway and a worker in one process
+        code, _ = await two_seat_table(a, b)
+        sent: list[tuple[str, str]] = []
+        bus = worker.bus
+        publish = bus.publish
+
+        async def recording(channel: str, message: Any) -> None:
+            sent.append((channel, type(message).__name__))
+            await publish(channel, message)
+
+        bus.publish = recording  # type: ignore[method-assign]
+        for ply, gateway in enumerate((a, b)):
+            rep = await gateway.replica(code)
+            await until(lambda rep=rep, ply=ply: rep.table.ply == ply)  # type: ignore[misc]
+            t = rep.table
+            seat = t.seat_to_play()
+            assert seat is not None and t.state is not None
+            await gateway.move(rep, seat, str(t.state.legal_moves()[0]), ply)
+        asked = [kind for channel, kind in sent if channel.startswith("worker:")]
+        assert asked == ["Request"], "only the gateway of another process asks over the bus"
+        assert worker.tables[code].table.ply == 2
+
+    run_cluster(tmp_path, body)

@@ -13,6 +13,7 @@ the gateway read the table again from the database. Any gateway can serve any se
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import secrets
 import time
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, assert_never
 
 from parlour.bots.advise import advise
-from parlour.core import IllegalMove, NotLegalNow
+from parlour.core import IllegalMove, NotLegalNow, ParlourError
 
 from . import metrics, wire
 from .bus import Bus, BusDown, tell
@@ -28,7 +29,7 @@ from .chat import ChatLog, clean_line, new_line
 from .clients import Clients
 from .connections import Conn
 from .database import Database
-from .logs import Failures
+from .logs import Failures, bound_contextvars
 from .messages import (
     A,
     Adopt,
@@ -318,6 +319,11 @@ class Gateway:
         self._owner_news: dict[str, set[asyncio.Future[None]]] = {}
         self._loops: list[asyncio.Task[None]] = []
         self.local_worker: Any = None  # in one process: the worker beside this gateway
+        # request ids: unique to this process (a gateway started again under the same id must
+        # not meet its earlier requests' answers in a worker's memory), without a random draw
+        # for each request (a system call)
+        self._request_prefix = f"{self.id}-{secrets.token_hex(4)}-"
+        self._requests = itertools.count()
 
     # --- life ------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -470,7 +476,7 @@ class Gateway:
         there is one: a replica's, saving a move a database round trip (a stale hint costs a
         `moved` answer, or a wait, and the next try reads it). Raises TableError as the owner
         refused (an illegal move's with the legal moves)."""
-        rid = f"{self.id}-{secrets.token_hex(6)}"
+        rid = f"{self._request_prefix}{next(self._requests)}"
         request = Request(rid, code, self.id, ask)  # type: ignore[arg-type]
         unreachable = False  # the last try could not be sent: the bus is down
         was_down = False  # a try could not be sent: the bus is down, or only just back
@@ -485,6 +491,21 @@ class Gateway:
             if owner[0] is None:  # released, not yet adopted: give a worker a moment
                 await asyncio.sleep(0.5 * (attempt + 1))
                 continue
+            here = self.local_worker
+            if here is not None and owner[0] == here.id:
+                # the owner is this process's own worker: asked directly, not over the bus (in
+                # `make serve`, every table's owner)
+                got = await self._ask_here(here, request, wait)
+                if got is None:
+                    continue
+                if got.refusal is None:
+                    if not isinstance(got.answer, ask.answer):
+                        raise TableError(f"the table's server answered {ask.kind} wrongly", 500)
+                    answer_here: A = got.answer
+                    return answer_here
+                if got.refusal.code == "moved" and attempt + 1 < tries:
+                    continue
+                raise got.refusal.error()
             future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
             self._pending[rid] = future
             try:
@@ -559,6 +580,22 @@ class Gateway:
             now = await self.db.call(self.db.store.owners.owner_of, code)
             if now is None or now[:2] != owner[:2]:
                 return None
+        return None
+
+    async def _ask_here(self, worker: Any, request: Request, wait: float) -> Reply | None:
+        """A request answered by this process's own worker; None when answering it failed (the
+        database down: said in the log, and asked again after `wait`, as a request over the bus
+        that got no answer would be)."""
+        with bound_contextvars(request_id=request.id):
+            try:
+                reply: Reply = await worker.reply(request)
+                return reply
+            except (TableError, ParlourError):
+                raise
+            except Exception as exc:
+                first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                log.warning("worker %s: %r failed: %s", worker.id, request, first)
+        await asyncio.sleep(wait)
         return None
 
     def owner_heard(self, code: str) -> None:

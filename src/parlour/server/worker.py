@@ -879,30 +879,37 @@ class TableWorker:
         if isinstance(message, Adopt):
             await self.adopt(message.table)
             return
-        rid = message.id
-        if rid in self._replies:  # a request sent again (its answer was lost)
-            reply = self._replies[rid]
-        elif rid in self._answering:  # sent again while it is being answered
-            reply = await asyncio.shield(self._answering[rid])
-        else:
-            pending: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-            self._answering[rid] = pending
-            try:
-                reply = await self._answer(message)
-            except BaseException:
-                pending.cancel()  # whoever waits for the same answer gives up too
-                raise
-            finally:
-                self._answering.pop(rid, None)
-            pending.set_result(reply)
-            self._replies[rid] = reply
-            while len(self._replies) > 5000:
-                self._replies.popitem(last=False)
-            if isinstance(reply.answer, MoveStored):
-                return  # told with the move itself (Moved.asked); a request asked again is
-                # answered from `_replies` above
-        # lost with the bus down: the gateway asks again with the same id, answered above
+        again = message.id in self._replies or message.id in self._answering
+        reply = await self.reply(message)
+        if isinstance(reply.answer, MoveStored) and not again:
+            return  # told with the move itself (Moved.asked); a request asked again is
+            # answered from `_replies`
+        # lost with the bus down: the gateway asks again with the same id, answered from there
         await tell(self.bus, f"gateway:{message.reply}", reply)
+
+    async def reply(self, request: Request) -> Reply:
+        """The answer to a request: a gateway's through the bus, or this process's own gateway's
+        directly (no bus between two parts of one process). A request asked again (its answer
+        lost) gets the same answer, and is never done twice."""
+        rid = request.id
+        if rid in self._replies:  # a request sent again (its answer was lost)
+            return self._replies[rid]
+        if rid in self._answering:  # sent again while it is being answered
+            return await asyncio.shield(self._answering[rid])
+        pending: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._answering[rid] = pending
+        try:
+            reply = await self._answer(request)
+        except BaseException:
+            pending.cancel()  # whoever waits for the same answer gives up too
+            raise
+        finally:
+            self._answering.pop(rid, None)
+        pending.set_result(reply)
+        self._replies[rid] = reply
+        while len(self._replies) > 5000:
+            self._replies.popitem(last=False)
+        return reply
 
     async def _answer(self, request: Request) -> Reply:
         code = request.table
