@@ -177,9 +177,15 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_times(pid: int) -> tuple[float, float]:
+    """A process's CPU seconds so far: (in its own code, in the kernel for it)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def cpu_seconds(pid: int) -> float:
+    return sum(cpu_times(pid))
 
 
 async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
@@ -210,7 +216,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
     stats.measuring = True
-    cpu0, start, own0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
+    (user0, sys0), start, own0 = cpu_times(pid), time.perf_counter(), time.process_time()
     last = (0, 0)
     for _ in range(int(args.duration)):
         await asyncio.sleep(1.0)
@@ -219,7 +225,8 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         last = now
     stats.measuring = False
     elapsed = time.perf_counter() - start
-    cpu = cpu_seconds(pid) - cpu0
+    user1, sys1 = cpu_times(pid)
+    cpu, kernel = user1 - user0 + sys1 - sys0, sys1 - sys0
     own = time.process_time() - own0
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -235,6 +242,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "humans": len(humans),
         "bots": len(bots),
         "cpu": cpu / elapsed,
+        "kernel": kernel / max(cpu, 1e-9),
         "own_cpu": own / elapsed,
         "rss_per_table": (rss1 - rss0) / max(1, tables),
         "rss": rss1,
@@ -346,7 +354,10 @@ def main() -> int:
             f"({len(lat)} person moves)"
         )
     if total:
-        print(f"CPU a move     {1000 * out['cpu'] * elapsed / total:.3f} ms of the server's CPU")
+        print(
+            f"CPU a move     {1000 * out['cpu'] * elapsed / total:.3f} ms of the server's CPU "
+            f"({out['kernel'] * 100:.0f}% of it in the kernel: sockets, files)"
+        )
     print(
         f"CPU            server {out['cpu'] * 100:.0f}% of one core, load generator "
         f"{out['own_cpu'] * 100:.0f}% (a generator near 100% limits what is measured)"
