@@ -55,3 +55,72 @@ def test_moves_waiting_for_a_commit_go_in_the_next_one_together() -> None:
 
     asyncio.run(main())
     assert [len(batch) for batch in store.commits] == [1, 5]
+
+
+class QuickTables:
+    """Records each commit (the rows' tables), at once."""
+
+    def __init__(self) -> None:
+        self.commits: list[list[str]] = []
+
+    def add_moves(self, rows: list[MoveRow]) -> list[Fence]:
+        self.commits.append([r.fence.code for r in rows])
+        return [r.fence.next() for r in rows]
+
+
+class QuickStore:
+    def __init__(self) -> None:
+        self.tables = QuickTables()
+
+
+def move_of(table: str) -> MoveRow:
+    return MoveRow(Fence(table, "w", 1, 0), 1, 0, "draw")
+
+
+def test_when_many_tables_are_playing_a_move_waits_a_moment_for_the_others() -> None:
+    """As PostgreSQL's commit_delay with commit_siblings: at a person's pace moves rarely meet a
+    commit under way, so with the moves of `siblings` tables coming in, a move waits `window`
+    seconds for others to share its commit — and is still acknowledged only after it."""
+    quick = QuickStore()
+
+    async def main() -> None:
+        db = Database(quick, window=1.0, siblings=3, span=60.0)  # type: ignore[arg-type]
+        await db.write_move(move_of("T1"))  # two tables played lately: not enough to wait
+        await db.write_move(move_of("T2"))
+        third = asyncio.ensure_future(db.write_move(move_of("T3")))
+        await asyncio.sleep(0.05)
+        assert not third.done(), "a third table's move should wait for others"
+        fourth = asyncio.ensure_future(db.write_move(move_of("T4")))
+        await asyncio.gather(third, fourth)
+        db.shutdown()
+
+    asyncio.run(main())
+    assert quick.tables.commits == [["T1"], ["T2"], ["T3", "T4"]]
+
+
+def test_a_table_played_alone_never_waits_for_a_commit() -> None:
+    """A bots' game with nobody else on the server (or a quiet server) stores each move at once:
+    the window is only for moves that have company."""
+    quick = QuickStore()
+
+    async def main() -> None:
+        db = Database(quick, window=30.0, siblings=2, span=60.0)  # type: ignore[arg-type]
+        for _ in range(5):  # each would wait 30 s if it waited at all
+            await asyncio.wait_for(db.write_move(move_of("T1")), 10)
+        db.shutdown()
+
+    asyncio.run(main())
+    assert quick.tables.commits == [["T1"]] * 5
+
+
+def test_without_a_window_no_move_waits() -> None:
+    quick = QuickStore()
+
+    async def main() -> None:
+        db = Database(quick, window=0.0, siblings=1, span=60.0)  # type: ignore[arg-type]
+        for table in ("T1", "T2", "T3"):
+            await asyncio.wait_for(db.write_move(move_of(table)), 10)
+        db.shutdown()
+
+    asyncio.run(main())
+    assert quick.tables.commits == [["T1"], ["T2"], ["T3"]]

@@ -320,7 +320,7 @@ async def serving(settings: Settings, store: Store | None = None) -> AsyncIterat
     and a gateway (both, in one process), and its health checks and measurements. On the way
     out a worker hands its tables on."""
     st: Store = store if store is not None else await asyncio.to_thread(Store, settings.database)
-    db = Database(st)
+    db = Database(st, settings.commit_window, settings.commit_siblings)
     bus = make_bus(settings.bus, settings.bus_drop)
     worker: TableWorker | None = None
     gateway: Gateway | None = None

@@ -29,6 +29,11 @@ class Settings:
     # the process's garbage collection (server/collector.py): `parlour serve` turns it on; off in
     # an app built by create_app alone, since it is a policy for the whole process
     freeze_gc: bool = False
+    # group commit (server/database.py): a move waits this many seconds for other tables' moves
+    # before its commit when the moves of `commit_siblings` tables came in over the last 0.1 s
+    # (0: never waits; a table played alone never does)
+    commit_window: float = 0.005
+    commit_siblings: int = 4
     # --- operating it (docs/deploy.md): logs, and the moderators' token
     log_level: str = "info"  # debug | info | warning | error
     # json: one JSON object a line (for a log collector); text: lines for a person at a
