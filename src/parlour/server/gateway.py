@@ -495,35 +495,27 @@ class Gateway:
             if here is not None and owner[0] == here.id:
                 # the owner is this process's own worker: asked directly, not over the bus (in
                 # `make serve`, every table's owner)
-                got = await self._ask_here(here, request, wait)
-                if got is None:
-                    continue
-                if got.refusal is None:
-                    if not isinstance(got.answer, ask.answer):
-                        raise TableError(f"the table's server answered {ask.kind} wrongly", 500)
-                    answer_here: A = got.answer
-                    return answer_here
-                if got.refusal.code == "moved" and attempt + 1 < tries:
-                    continue
-                raise got.refusal.error()
-            future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-            self._pending[rid] = future
-            try:
-                await self.bus.publish(f"worker:{owner[0]}", request)
                 unreachable = False
-                # just after Redis is back the owner may not have subscribed again yet, and the
-                # request is lost: ask again soon rather than after a whole `wait`
-                patience = min(wait, BUS_RETRY) if was_down else wait
-                got = await self._answer(future, code, owner, patience)
-            except BusDown:
-                # Redis is down (or restarting): wait a moment and send it again with the same
-                # id; the owner answers a request it has already answered from its memory
-                unreachable = was_down = True
-                got = None
-                if attempt + 1 < tries:
-                    await asyncio.sleep(min(wait, BUS_RETRY))
-            finally:
-                self._pending.pop(rid, None)
+                got = await self._ask_here(here, request, wait)
+            else:
+                future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+                self._pending[rid] = future
+                try:
+                    await self.bus.publish(f"worker:{owner[0]}", request)
+                    unreachable = False
+                    # just after Redis is back the owner may not have subscribed again yet, and
+                    # the request is lost: ask again soon rather than after a whole `wait`
+                    patience = min(wait, BUS_RETRY) if was_down else wait
+                    got = await self._answer(future, code, owner, patience)
+                except BusDown:
+                    # Redis is down (or restarting): wait a moment and send it again with the
+                    # same id; the owner answers a request it has already answered from memory
+                    unreachable = was_down = True
+                    got = None
+                    if attempt + 1 < tries:
+                        await asyncio.sleep(min(wait, BUS_RETRY))
+                finally:
+                    self._pending.pop(rid, None)
             if got is None:
                 continue  # lost on the bus, or the owner died: ask again
             if got.refusal is None:
