@@ -331,9 +331,16 @@ class Process:
         self.proc.wait(30)
 
     def terminate(self, timeout: float = 60.0) -> int:
-        """SIGTERM and wait: a worker drains its tables to its peers first."""
+        """SIGTERM and wait: a worker drains its tables to its peers first. A process that does
+        not stop in `timeout` is a failure that says where it stood (its threads' stacks)."""
         self.signal(signal.SIGTERM)
-        return self.wait(timeout)
+        try:
+            return self.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(
+                f"{self.name} did not stop {timeout:g} s after SIGTERM; its stacks:\n"
+                f"{_stacks(self.pid)}\nits log:\n{_tail(self.log)}"
+            ) from None
 
     def signal(self, sig: int) -> None:
         assert self.proc is not None
@@ -348,6 +355,18 @@ class Process:
             self.terminate()
         self.start()
         self.wait_ready()
+
+
+def _stacks(pid: int) -> str:
+    """A live process's Python stacks, every thread's (py-spy, a dev dependency), as text."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    try:
+        out = subprocess.run(
+            [spy, "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"(py-spy could not read them: {exc})"
+    return out.stdout + out.stderr
 
 
 class Cluster:
