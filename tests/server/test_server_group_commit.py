@@ -124,3 +124,26 @@ def test_without_a_window_no_move_waits() -> None:
 
     asyncio.run(main())
     assert quick.tables.commits == [["T1"], ["T2"], ["T3"]]
+
+
+def test_a_waiter_that_gave_up_does_not_leave_the_others_of_its_batch_unanswered() -> None:
+    """A bot's turn is cancelled when its table closes, perhaps while its move waits for a
+    commit: the commit still answers every other move that went into it."""
+    slow = SlowStore()
+    store = slow.tables
+
+    async def main() -> None:
+        db = Database(slow)  # type: ignore[arg-type]
+        first = asyncio.ensure_future(db.write_move(move_of("T1")))
+        while not store.first.is_set():
+            await asyncio.sleep(0.001)
+        gave_up = asyncio.ensure_future(db.write_move(move_of("T2")))
+        others = [asyncio.ensure_future(db.write_move(move_of(t))) for t in ("T3", "T4")]
+        await asyncio.sleep(0.01)
+        gave_up.cancel()  # while T2, T3 and T4 wait for the commit after T1's
+        done = await asyncio.wait_for(asyncio.gather(first, *others), 30)
+        assert [f.seq for f in done] == [1, 1, 1]
+        db.shutdown()
+
+    asyncio.run(main())
+    assert [len(batch) for batch in store.commits] == [1, 3]

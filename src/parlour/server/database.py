@@ -94,18 +94,18 @@ class Database:
                     metrics.DB_COMMIT_MOVES.observe(len(batch))
                 except Exception as exc:
                     if len(batch) == 1:
-                        batch[0][1].set_exception(exc)
+                        _settle(batch[0][1], error=exc)
                         continue
                     for row, fut in batch:  # one refused row must not fail the others
                         try:
                             (fence,) = await self.call(self.store.tables.add_moves, [row])
                         except Exception as one:
-                            fut.set_exception(one)
+                            _settle(fut, error=one)
                         else:
-                            fut.set_result(fence)
+                            _settle(fut, fence)
                     continue
                 for (_, fut), fence in zip(batch, fences, strict=True):
-                    fut.set_result(fence)
+                    _settle(fut, fence)
         finally:
             self._writing = False
 
@@ -113,3 +113,18 @@ class Database:
         for task in list(self._tasks):
             task.cancel()
         self._executor.shutdown(wait=True)
+
+
+def _settle(
+    future: asyncio.Future[Fence], fence: Fence | None = None, error: Exception | None = None
+) -> None:
+    """Answer one waiter of a batch. A waiter that gave up meanwhile (its task cancelled: a bot's
+    turn when its table closed) is passed over: answering it would raise, and leave the other
+    waiters of its batch unanswered for good."""
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        assert fence is not None
+        future.set_result(fence)
