@@ -580,7 +580,10 @@ class Gateway:
         that got no answer would be)."""
         with bound_contextvars(request_id=request.id):
             try:
-                reply: Reply = await worker.reply(request)
+                # shielded: the caller (a person's websocket session, an HTTP request) may be
+                # cancelled, but a move half stored must be finished by the worker all the same,
+                # as the worker's own task for a request over the bus finishes it
+                reply: Reply = await asyncio.shield(worker.reply(request))
                 return reply
             except (TableError, ParlourError):
                 raise
