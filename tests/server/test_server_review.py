@@ -325,6 +325,10 @@ def test_an_analysis_runs_in_the_background_as_parlour_analyse_and_is_cached(db_
         assert r.status_code == 400 and r.json()["error"] == "bad_budget"
 
 
+@pytest.mark.in_process(
+    "one analysis runner in all: a cluster has one a gateway, and the second gateway's runner "
+    "(looking at the queue each second) may take the job that this test expects to wait"
+)
 def test_the_queue_runs_one_analysis_per_client_and_bounds_the_rest(sqlite_url: str) -> None:
     long = played("sorry", 4, "regular", seed=3, moves=400).to_dict()  # minutes of work here
     settings = dict(analysis_iterations=2000, analysis_workers=1, analysis_queue=2)
