@@ -585,7 +585,7 @@ class Gateway:
                 # as the worker's own task for a request over the bus finishes it
                 reply: Reply = await asyncio.shield(worker.reply(request))
                 return reply
-            except (TableError, ParlourError):
+            except ParlourError:  # a refusal in words (TableError is one): the caller's to say
                 raise
             except Exception as exc:
                 first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -4,7 +4,7 @@ database's dialect and handed to its driver as they are.
 SQLAlchemy's `Connection.execute` looks a statement up in its compiled cache, then builds an
 execution context that processes every parameter: for the two small statements a move is stored
 with, that was two thirds of storing it on SQLite (120 µs a move; 40 µs through the driver alone,
-71 µs through `exec_driver_sql`; measured in the closing note of the commit that added this). The
+71 µs through `exec_driver_sql`; docs/lab/server-load.md). The
 statement is still SQLAlchemy's — written once in `schema`'s terms, compiled by the dialect —
 only the per-call work is skipped (the conversions a column's type makes on the way in are
 still made).
