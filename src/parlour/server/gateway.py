@@ -76,7 +76,7 @@ from .tables import (
     rebuild,
     seat_here,
 )
-from .worker import DEAD_AFTER, EXPIRED, HOST_CLOSED, table_channel
+from .worker import DEAD_AFTER, EXPIRED, HOST_CLOSED, TableWorker, table_channel
 
 __all__ = ["Gateway", "Replica"]
 
@@ -318,7 +318,7 @@ class Gateway:
         # the table (its `owner` message), to look at once whether the table changed hands
         self._owner_news: dict[str, set[asyncio.Future[None]]] = {}
         self._loops: list[asyncio.Task[None]] = []
-        self.local_worker: Any = None  # in one process: the worker beside this gateway
+        self.local_worker: TableWorker | None = None  # in one process: the worker beside it
         # request ids: unique to this process (a gateway started again under the same id must
         # not meet its earlier requests' answers in a worker's memory), without a random draw
         # for each request (a system call)
@@ -574,7 +574,7 @@ class Gateway:
                 return None
         return None
 
-    async def _ask_here(self, worker: Any, request: Request, wait: float) -> Reply | None:
+    async def _ask_here(self, worker: TableWorker, request: Request, wait: float) -> Reply | None:
         """A request answered by this process's own worker; None when answering it failed (the
         database down: said in the log, and asked again after `wait`, as a request over the bus
         that got no answer would be)."""
