@@ -8,7 +8,10 @@ its own process and drives it from this one (the load generator), in two profile
 * tables of bots: every seat a server-side bot at the server's default bot delay, with one
   spectator connected, as a lobby of bot games would be.
 
-It prints the tables held, moves per second (both kinds; min / median / max over one-second
+Every seat's websocket is welcomed (has its first view) before the warm-up begins: opening
+4,000 of them takes the server longer than a warm-up, and seconds spent on them would be
+counted as seconds without moves. It prints the tables held, the time and CPU the welcomes took,
+moves per second (both kinds; min / median / max over one-second
 samples), the latency of a person's move (sent → that seat's next view) at p50 / p99 / max, the
 server's CPU use and its memory per table.
 
@@ -65,6 +68,7 @@ class Stats:
         self.bot_plies = 0
         self.errors = 0
         self.connected = 0
+        self.welcomed = 0  # connections that have had their first view
         self.measuring = False
         self.samples: list[tuple[int, int]] = []  # (human moves, bot plies) each second
 
@@ -103,6 +107,8 @@ async def human_seat(
                 continue
             if msg["type"] != "view":
                 continue
+            if view is None:
+                stats.welcomed += 1
             view = merge(view, msg)
             if sent_at is not None and msg["ply"] > sent_ply:
                 if stats.measuring:
@@ -138,6 +144,8 @@ async def spectator(base: str, code: str, stats: Stats, stop: asyncio.Event) -> 
                 continue
             msg = json.loads(raw)
             if msg["type"] == "view":
+                if last is None:
+                    stats.welcomed += 1
                 now = (msg["game_number"], msg["ply"])
                 if last is not None and now != last and stats.measuring:
                     stats.bot_plies += 1
@@ -204,6 +212,12 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         for code, tokens in humans
         for tok in tokens
     ] + [asyncio.create_task(spectator(base, code, stats, stop)) for code in bots]
+    # every websocket welcomed (its first view) before the warm-up starts: 4,000 of them take
+    # longer to open than a warm-up, and a measured second spent on them would carry no moves
+    t0, cpu0 = time.perf_counter(), cpu_seconds(pid)
+    while stats.welcomed < len(tasks) and time.perf_counter() - t0 < 300:
+        await asyncio.sleep(0.1)
+    connected, welcome_cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
     await asyncio.sleep(args.warmup)
     rss1 = rss_kib(pid)
     spy = None
@@ -238,6 +252,8 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "stats": stats,
         "elapsed": elapsed,
         "opened": opened,
+        "connected": connected,
+        "welcome_cpu": welcome_cpu / max(1, len(tasks)),
         "tables": tables,
         "humans": len(humans),
         "bots": len(bots),
@@ -340,7 +356,9 @@ def main() -> int:
     print(
         f"tables held      {out['tables']} ({out['humans']} human-paced, think "
         f"{args.think:g} s; {out['bots']} of bots at the default bot delay), "
-        f"{stats.connected} websockets; opened in {out['opened']:.1f} s"
+        f"{stats.connected} websockets; opened in {out['opened']:.1f} s, all welcomed in "
+        f"{out['connected']:.1f} s ({1000 * out['welcome_cpu']:.1f} ms of the server's CPU a "
+        "welcome); then warmed up and measured"
     )
     print("                     min   median      max   (per one-second sample)")
     print(f"human moves/s  {spread([float(h) for h, _ in stats.samples])}")
