@@ -9,6 +9,14 @@ waits until every worker is in `parlour_workers` and every gateway answers HTTP;
 SIGTERM and restart any of them. `RemoteClient` has the surface of FastAPI's `TestClient` that the
 server tests use (`get`, `post`, `websocket_connect`), over real sockets, round-robin over the
 gateways, so that the same tests run against one process or against a cluster.
+
+The test suite's clusters fork their processes from multiprocessing's fork server, which has
+imported the server's modules once (`Cluster(fork=True)`; `PARLOUR_CLUSTER_FORK=0` turns it
+off): each process then runs `parlour serve`'s own `main` from its argument list on, as a
+gunicorn `--preload` worker would, without the ~1.3 s of CPU an interpreter spends importing
+FastAPI, SQLAlchemy and parlour. A cluster started so costs ~1.4 s of CPU instead of ~5.5, and
+a rolling restart takes ~2 s instead of ~7.5 (docs/lab/test-suite.md). The benchmarks start
+every process as its own interpreter, as a deployment does.
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ import contextlib
 import glob
 import itertools
 import json
+import multiprocessing
+import multiprocessing.context
 import os
 import pwd
 import shutil
@@ -65,6 +75,74 @@ def _die_with_parent() -> None:
 
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+# The modules a `parlour serve --role …` process imports before it serves: the fork server
+# imports them once, and each process it forks for a cluster starts with them loaded.
+FORK_PRELOAD = [
+    "cluster_kit", "parlour.server.cli", "parlour.server.app", "uvicorn.main", "uvloop",
+    "psycopg", "redis.asyncio",
+]  # fmt: skip
+_fork_context: multiprocessing.context.ForkServerContext | None = None
+# the test suite's clusters fork their processes (`Cluster(fork=True)`) unless told not to;
+# PARLOUR_CLUSTER_FORK=0 starts each as its own interpreter, as `benchmarks/` always does
+FORK = os.environ.get("PARLOUR_CLUSTER_FORK", "1") != "0"
+
+
+def _forkserver() -> multiprocessing.context.ForkServerContext:
+    """multiprocessing's fork server, with the server's modules imported once a session: a
+    process started from it skips the ~1.3 s of CPU an interpreter spends importing FastAPI,
+    SQLAlchemy, pydantic and parlour (measured in docs/lab/test-suite.md)."""
+    global _fork_context
+    if _fork_context is None:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(FORK_PRELOAD)
+        _fork_context = ctx
+    return _fork_context
+
+
+def _serve_forked(argv: list[str], env: dict[str, str], log: str) -> None:
+    """In a process forked by the fork server: `parlour serve …` as its command line would run
+    it, its output to `log`, and its exit status the command's."""
+    _die_with_parent()  # the fork server's end: it ends with the test process
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+    os.environ.clear()
+    os.environ.update(env)
+    sys.argv = ["parlour", *argv]
+    from parlour.cli import main
+
+    sys.exit(main(argv))
+
+
+class _Forked:
+    """A forked server process with the surface of `subprocess.Popen` the kit uses."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path) -> None:
+        self.process = _forkserver().Process(
+            target=_serve_forked, args=(argv, env, str(log)), name=log.stem
+        )
+        self.process.start()
+        assert self.process.pid is not None
+        self.pid: int = self.process.pid
+
+    def poll(self) -> int | None:
+        return self.process.exitcode
+
+    def wait(self, timeout: float | None = None) -> int:
+        self.process.join(timeout)
+        code = self.process.exitcode
+        if code is None:
+            raise subprocess.TimeoutExpired(f"pid {self.pid}", timeout or 0.0)
+        return code
+
+    def send_signal(self, sig: int) -> None:
+        if self.process.exitcode is None:
+            os.kill(self.pid, sig)
 
 
 def _tail(path: Path, n: int = 3000) -> str:
@@ -266,7 +344,7 @@ class Process:
         # a gateway's HTTP; a worker's answers /livez, /readyz and /metrics only
         self.port = free_port()
         self.log = cluster.logs / f"{name}.log"
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | _Forked | None = None
         self.lives = 0  # how many times it was started
 
     @property
@@ -284,20 +362,22 @@ class Process:
 
     def start(self) -> None:
         c = self.cluster
-        argv = [sys.executable, "-m", "parlour.cli", "serve", "--role", self.role,
-                "--bus", c.bus, "--database", c.database, "--log-level", "warning",
-                *serve_args(c.settings)]  # fmt: skip
+        argv = ["serve", "--role", self.role, "--bus", c.bus, "--database", c.database,
+                "--log-level", "warning", *serve_args(c.settings)]  # fmt: skip
         argv += ["--port", str(self.port)]
         with self.log.open("ab") as log:
             log.write(f"--- start {self.name} ({self.role}) ---\n".encode())
             log.flush()
-            self.proc = subprocess.Popen(
-                argv,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=_child_env(),
-                preexec_fn=_die_with_parent,
-            )
+            if c.fork:
+                self.proc = _Forked(argv, _child_env(), self.log)
+            else:
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "parlour.cli", *argv],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=_child_env(),
+                    preexec_fn=_die_with_parent,
+                )
         self.lives += 1
 
     def ready(self) -> bool:
@@ -381,8 +461,10 @@ class Cluster:
         workers: int = 2,
         settings: dict[str, Any] | None = None,
         logs: Path,
+        fork: bool = False,
     ) -> None:
         self.database, self.bus = database, bus
+        self.fork = fork  # processes forked from the fork server (`_forkserver`), not exec'd
         self.settings = dict(settings or {})
         self.logs = logs
         self.logs.mkdir(parents=True, exist_ok=True)
@@ -622,7 +704,7 @@ class ClusterPool:
 
     def _start(self, database: str, settings: dict[str, Any]) -> Cluster:
         logs = self.logs / f"cluster{self.started}"
-        cluster = Cluster(database, self._bus(), settings=settings, logs=logs)
+        cluster = Cluster(database, self._bus(), settings=settings, logs=logs, fork=FORK)
         cluster.start()
         self.started += 1
         return cluster

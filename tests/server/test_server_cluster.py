@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cluster_kit import Cluster, RedisServer, RemoteClient, RemoteWebSocket, wait_for
+from cluster_kit import FORK, Cluster, RedisServer, RemoteClient, RemoteWebSocket, wait_for
 from server_testkit import move_texts, server_settings
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import WebSocketException
@@ -46,7 +46,11 @@ def redis(redis_server: RedisServer) -> RedisServer:
 @contextlib.contextmanager
 def cluster_of(pg: Any, redis: RedisServer, tmp_path: Path, **settings: Any) -> Iterator[Cluster]:
     c = Cluster(
-        pg.new_database(), redis.url, settings=server_settings(**settings), logs=tmp_path / "logs"
+        pg.new_database(),
+        redis.url,
+        settings=server_settings(**settings),
+        logs=tmp_path / "logs",
+        fork=FORK,
     )
     c.start()
     try:
