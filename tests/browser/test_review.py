@@ -78,6 +78,18 @@ def upload(page: Any, server: Server, record: Record, tmp_path: Path) -> None:
     page.wait_for_function(READY)
 
 
+def log_and_mark_show(page: Any, i: int) -> None:
+    """At step i the log holds the last 200 lines told up to that move (each numbered as in the
+    whole log) and the list of moves marks move i alone."""
+    told_by_step = page.evaluate("window.parlourReview.data.steps.map((s) => s.log)")
+    told = [line for k in range(i + 1) for line in told_by_step[k]]
+    lines = page.eval_on_selector_all("#log li", "els => els.map((e) => e.textContent)")
+    assert lines == told[-200:], f"the log at step {i}"
+    assert page.get_attribute("#log", "start") == str(len(told) - len(lines) + 1)
+    marked = page.eval_on_selector_all("#moves li.current", "els => els.map((e) => e.dataset.step)")
+    assert marked == ([str(i)] if i else []), f"the move marked at step {i}"
+
+
 @pytest.mark.parametrize(("name", "players", "rules"), GAMES, ids=[g[0] for g in GAMES])
 def test_a_record_of_each_game_steps_move_by_move_as_replay_shows_it(
     page: Any, review_server: Server, tmp_path: Path, name: str, players: int, rules: str
@@ -116,6 +128,7 @@ def test_a_record_of_each_game_steps_move_by_move_as_replay_shows_it(
         m = shown(page)
         expected = view_to_wire(steps.state(i).view(0))
         assert {**m["view"], "events": m["events"]} == expected, f"seat 0, step {i}"
+        log_and_mark_show(page, i)
     assert page.locator("#open-hands").is_hidden()
     if name == "whot":  # the module draws the hand the view holds
         page.locator("#step").fill(str(n // 2))
@@ -127,6 +140,7 @@ def test_a_record_of_each_game_steps_move_by_move_as_replay_shows_it(
         assert hand and Counter(cards) == Counter(hand)
     page.click(f"#moves li[data-step='{n // 2}'] button")
     assert step_of(page) == n // 2
+    log_and_mark_show(page, n // 2)
     shoot(page, f"review-{name}-desktop")
 
 
