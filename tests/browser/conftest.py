@@ -180,9 +180,16 @@ def watch_policy(page: Any) -> list[str]:
     return refused
 
 
-def new_person(browser: Any, viewport: dict[str, int] | None = None) -> Any:
-    """Another person's browser (a new context) — for two people at one table."""
-    ctx = browser.new_context(viewport=viewport or DESKTOP, bypass_csp=True)
+def new_person(
+    browser: Any, viewport: dict[str, int] | None = None, reduced_motion: bool = False
+) -> Any:
+    """Another person's browser (a new context) — for two people at one table. With
+    `reduced_motion` it asks for no animation (`prefers-reduced-motion`), as some people's do."""
+    ctx = browser.new_context(
+        viewport=viewport or DESKTOP,
+        bypass_csp=True,
+        reduced_motion="reduce" if reduced_motion else "no-preference",
+    )
     p = ctx.new_page()
     p.set_default_timeout(15_000)
     return p
