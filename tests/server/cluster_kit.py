@@ -418,9 +418,23 @@ class Process:
             return self.wait(timeout)
         except subprocess.TimeoutExpired:
             raise RuntimeError(
-                f"{self.name} did not stop {timeout:g} s after SIGTERM; its stacks:\n"
-                f"{_stacks(self.pid)}\nits log:\n{_tail(self.log)}"
+                f"{self.name} did not stop {timeout:g} s after SIGTERM; its threads:\n"
+                f"{_stacks(self.pid)}\nits event loop's tasks:\n{self.task_stacks()}\n"
+                f"its log:\n{_tail(self.log)}"
             ) from None
+
+    def task_stacks(self, timeout: float = 10.0) -> str:
+        """Where each task of the process's event loop waits (SIGUSR2: server/stacks.py)."""
+        self.signal(signal.SIGUSR2)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for line in reversed(_tail(self.log, 200_000).splitlines()):
+                if "tasks of the event loop" in line:
+                    with contextlib.suppress(ValueError):
+                        return str(json.loads(line).get("event", line))
+                    return line
+            time.sleep(0.2)
+        return f"(none written within {timeout:g} s)"
 
     def signal(self, sig: int) -> None:
         assert self.proc is not None

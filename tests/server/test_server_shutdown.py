@@ -75,3 +75,41 @@ def test_sigterm_during_a_bots_search_leaves_no_semaphore_behind(tmp_path: Path)
     assert proc.returncode == 0, out[-2000:]
     assert "leaked semaphore" not in out, out[-2000:]
     assert "Traceback" not in out, out[-2000:]
+
+
+def test_sigusr2_writes_where_each_task_of_the_event_loop_waits(tmp_path: Path) -> None:
+    """docs/deploy.md, "Operating it": `kill -USR2 <pid>` writes each task of the server's event
+    loop with its stack to the log, and the server serves on; SIGTERM still stops it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = tmp_path / "serve.log"
+    cmd = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--log-format",
+           "text", "--database", f"sqlite:///{tmp_path / 'db.sqlite3'}"]  # fmt: skip
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                get(f"http://127.0.0.1:{port}/api/games")
+                break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        proc.send_signal(signal.SIGUSR2)
+        while "tasks of the event loop" not in log.read_text():
+            assert time.monotonic() < deadline, log.read_text()[-2000:]
+            time.sleep(0.1)
+        text = log.read_text()
+        # uvicorn's own task, down its awaits to its main loop's sleep
+        assert "in Server.serve" in text and "in Server.main_loop" in text, text[-3000:]
+        assert get(f"http://127.0.0.1:{port}/api/games")  # it serves on
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, log.read_text()[-2000:]

@@ -14,6 +14,7 @@ from rich.markup import escape
 from parlour.core import ParlourError
 
 from .settings import DEFAULT_DATABASE, Settings
+from .stacks import answer_sigusr2
 
 __all__ = ["add_commands", "cmd_leaderboard", "cmd_serve"]
 
@@ -370,6 +371,7 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
         # Its raised-again SIGTERM ends the serve command instead, which returns 0, as a server
         # asked to stop and stopped.
         previous = signal.signal(signal.SIGTERM, _stop_serving)
+        before = answer_sigusr2()  # `kill -USR2 <pid>`: where each task waits, in the log
         try:
             uvicorn.run(
                 app,
@@ -391,6 +393,7 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
             pass
         finally:
             signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGUSR2, before)
     finally:
         store.close()
     return 0
