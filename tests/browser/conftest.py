@@ -152,10 +152,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         s.stop()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "reduced_motion: the test's `page` asks for no animation (`prefers-reduced-motion`), as "
+        "some people's browsers do",
+    )
+
+
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh browser context (its own localStorage: a different person) at desktop size."""
-    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh browser context (its own localStorage: a different person) at desktop size;
+    without animations for a test marked `reduced_motion`."""
+    still = request.node.get_closest_marker("reduced_motion") is not None
+    ctx = browser.new_context(
+        viewport=DESKTOP, bypass_csp=True, reduced_motion="reduce" if still else "no-preference"
+    )
     p = ctx.new_page()
     p.set_default_timeout(15_000)
     errors: list[str] = []
@@ -180,16 +192,9 @@ def watch_policy(page: Any) -> list[str]:
     return refused
 
 
-def new_person(
-    browser: Any, viewport: dict[str, int] | None = None, reduced_motion: bool = False
-) -> Any:
-    """Another person's browser (a new context) — for two people at one table. With
-    `reduced_motion` it asks for no animation (`prefers-reduced-motion`), as some people's do."""
-    ctx = browser.new_context(
-        viewport=viewport or DESKTOP,
-        bypass_csp=True,
-        reduced_motion="reduce" if reduced_motion else "no-preference",
-    )
+def new_person(browser: Any, viewport: dict[str, int] | None = None) -> Any:
+    """Another person's browser (a new context) — for two people at one table."""
+    ctx = browser.new_context(viewport=viewport or DESKTOP, bypass_csp=True)
     p = ctx.new_page()
     p.set_default_timeout(15_000)
     return p
