@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,25 +26,36 @@ def get(url: str) -> object:
         return json.loads(r.read())
 
 
-def test_sigterm_during_a_bots_search_leaves_no_semaphore_behind(tmp_path: Path) -> None:
+def serve_command(tmp_path: Path, *flags: str) -> tuple[list[str], str]:
+    """`parlour serve` on a free loopback port and a SQLite file of its own; and its address."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port),
-           "--database", f"sqlite:///{tmp_path / 'db.sqlite3'}", "--bot-delay", "0",
-           "--setting", "bot_table_min_delay=0"]  # fmt: skip
+           "--database", f"sqlite:///{tmp_path / 'db.sqlite3'}", *flags]  # fmt: skip
+    return cmd, f"http://127.0.0.1:{port}"
+
+
+def wait_serving(proc: subprocess.Popen[str], base: str, output: Callable[[], str]) -> None:
+    """Until the server answers HTTP (a minute at most); `output` says what it wrote if it
+    stopped instead."""
+    deadline = time.monotonic() + 60
+    while True:
+        assert proc.poll() is None, output()
+        try:
+            get(base + "/api/games")
+            return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+
+
+def test_sigterm_during_a_bots_search_leaves_no_semaphore_behind(tmp_path: Path) -> None:
+    cmd, base = serve_command(tmp_path, "--bot-delay", "0", "--setting", "bot_table_min_delay=0")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.communicate()[0]
-            try:
-                get(base + "/api/games")
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
+        wait_serving(proc, base, lambda: proc.communicate()[0])
         # two searching bots (Sorry!'s expert: ISMCTS, thought in the server's process pool)
         body = json.dumps({"game": "sorry", "players": 2, "bots": {"0": "expert", "1": "expert"}})
         req = urllib.request.Request(
@@ -80,24 +92,13 @@ def test_sigterm_during_a_bots_search_leaves_no_semaphore_behind(tmp_path: Path)
 def test_sigusr2_writes_where_each_task_of_the_event_loop_waits(tmp_path: Path) -> None:
     """docs/deploy.md, "Operating it": `kill -USR2 <pid>` writes each task of the server's event
     loop with its stack to the log, and the server serves on; SIGTERM still stops it."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    cmd, base = serve_command(tmp_path, "--log-format", "text")
     log = tmp_path / "serve.log"
-    cmd = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--log-format",
-           "text", "--database", f"sqlite:///{tmp_path / 'db.sqlite3'}"]  # fmt: skip
     with log.open("w") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, log.read_text()
-            try:
-                get(f"http://127.0.0.1:{port}/api/games")
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
+        wait_serving(proc, base, log.read_text)
         proc.send_signal(signal.SIGUSR2)
         while "tasks of the event loop" not in log.read_text():
             assert time.monotonic() < deadline, log.read_text()[-2000:]
@@ -105,7 +106,7 @@ def test_sigusr2_writes_where_each_task_of_the_event_loop_waits(tmp_path: Path) 
         text = log.read_text()
         # uvicorn's own task, down its awaits to its main loop's sleep
         assert "in Server.serve" in text and "in Server.main_loop" in text, text[-3000:]
-        assert get(f"http://127.0.0.1:{port}/api/games")  # it serves on
+        assert get(base + "/api/games")  # it serves on
         proc.send_signal(signal.SIGTERM)
         proc.wait(60)
     finally:
