@@ -217,7 +217,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     t0, cpu0 = time.perf_counter(), cpu_seconds(pid)
     while stats.welcomed < len(tasks) and time.perf_counter() - t0 < 300:
         await asyncio.sleep(0.1)
-    connected, welcome_cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
+    welcomed, welcome_cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
     await asyncio.sleep(args.warmup)
     rss1 = rss_kib(pid)
     spy = None
@@ -252,7 +252,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "stats": stats,
         "elapsed": elapsed,
         "opened": opened,
-        "connected": connected,
+        "welcomed": welcomed,
         "welcome_cpu": welcome_cpu / max(1, len(tasks)),
         "tables": tables,
         "humans": len(humans),
@@ -357,7 +357,7 @@ def main() -> int:
         f"tables held      {out['tables']} ({out['humans']} human-paced, think "
         f"{args.think:g} s; {out['bots']} of bots at the default bot delay), "
         f"{stats.connected} websockets; opened in {out['opened']:.1f} s, all welcomed in "
-        f"{out['connected']:.1f} s ({1000 * out['welcome_cpu']:.1f} ms of the server's CPU a "
+        f"{out['welcomed']:.1f} s ({1000 * out['welcome_cpu']:.1f} ms of the server's CPU a "
         "welcome); then warmed up and measured"
     )
     print("                     min   median      max   (per one-second sample)")
