@@ -58,6 +58,7 @@ from .routes.players import router as players_router
 from .routes.quickmatch import router as quick_router
 from .session import websocket_session
 from .settings import Settings
+from .stacks import bounded
 from .storage import Store
 from .tables import TableError
 from .worker import DEAD_AFTER, TableWorker
@@ -344,19 +345,25 @@ async def serving(settings: Settings, store: Store | None = None) -> AsyncIterat
         log.info("parlour: %s ready (worker %s)", settings.role, worker.id if worker else "-")
         yield Parts(db, gateway, worker, health)
     finally:
+        # each step of stopping has `stop_timeout` seconds: one that waits for ever would keep
+        # the process alive with nothing said (server/stacks.py's `bounded` says where it waits)
+        limit = settings.stop_timeout
         if health is not None:
-            await health.stop()
+            await bounded(health.stop(), limit, "stopping the health checks")
         metrics.forget(worker=worker, gateway=gateway)
         if gateway is not None:
-            await gateway.stop()
+            await bounded(gateway.stop(), limit, "stopping the gateway")
         if worker is not None:
             try:
-                handed = await worker.drain()
-                log.info("parlour: %d tables handed on", handed)
+                handed = await bounded(worker.drain(), limit, "handing the tables on")
+                if handed is None:  # the rest are adopted once this worker is gone from the list
+                    await bounded(worker.leave(), limit, "leaving the list of workers")
+                else:
+                    log.info("parlour: %d tables handed on", handed)
             except Exception:
                 log.exception("parlour: draining failed; the tables will be adopted")
-            await worker.stop()
-        await bus.close()
+            await bounded(worker.stop(), limit, "stopping the table worker")
+        await bounded(bus.close(), limit, "closing the bus")
         db.shutdown()
         if collecting is not None:
             collecting.cancel()

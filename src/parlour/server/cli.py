@@ -4,6 +4,7 @@ players, from a server or its database (plug-ins of parlour's CLI)."""
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 from pathlib import Path
 from typing import Any
@@ -388,6 +389,7 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
                 ws_max_size=64 * 1024,
                 ws_ping_interval=20,
                 ws_ping_timeout=20,
+                timeout_graceful_shutdown=math.ceil(settings.stop_timeout),  # uvicorn: whole s
             )
         except _Stopped:
             pass

@@ -34,6 +34,10 @@ class Settings:
     # (0: never waits; a table played alone never does)
     commit_window: float = 0.005
     commit_siblings: int = 4
+    # seconds each step of stopping may take (open connections closing, the tables handed on to
+    # the other workers, the bus closed): one past it is given up and the log says where it
+    # waited (server/stacks.py), so that a process asked to stop stops
+    stop_timeout: float = 20.0
     # --- operating it (docs/deploy.md): logs, and the moderators' token
     log_level: str = "info"  # debug | info | warning | error
     # json: one JSON object a line (for a log collector); text: lines for a person at a

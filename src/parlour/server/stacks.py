@@ -1,5 +1,6 @@
 """Where a running server waits: `kill -USR2 <pid>` writes every task of its event loop with its
-stack to the log (warning level, so that it shows at any `--log-level`).
+stack to the log (warning level, so that it shows at any `--log-level`); and a step of stopping
+that overruns its time (`bounded`) writes the same before it is given up.
 
 A thread's stack (py-spy's `dump`) shows an event loop waiting in `epoll` and nothing of the
 coroutines under it; a server that does not stop after SIGTERM, or a table that does not move,
@@ -11,11 +12,13 @@ import asyncio
 import io
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["answer_sigusr2", "task_stacks"]
+__all__ = ["answer_sigusr2", "bounded", "task_stacks"]
+
+T = TypeVar("T")
 
 log = logging.getLogger("parlour.server")
 
@@ -59,3 +62,27 @@ def _write(signum: int, frame: FrameType | None) -> None:
 def answer_sigusr2() -> Callable[[int, FrameType | None], Any] | int | None:
     """From now on SIGUSR2 writes the tasks' stacks to the log; returns the handler it replaced."""
     return signal.signal(signal.SIGUSR2, _write)
+
+
+async def bounded(job: Coroutine[Any, Any, T], seconds: float, what: str) -> T | None:
+    """Await `job` for at most `seconds`; past them, log where every task waits (taken while the
+    job still waits, before it is cancelled), cancel it and return None. A process asked to stop
+    must stop: one step that waits for ever (a lock never released, an answer that never comes)
+    would otherwise keep it alive until its supervisor kills it, with nothing said about why."""
+    task = asyncio.ensure_future(job)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=seconds)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    if done:
+        return task.result()
+    log.error(
+        "stopping: %s took more than %g s and is given up; %s",
+        what,
+        seconds,
+        task_stacks(asyncio.get_running_loop()),
+    )
+    task.cancel()
+    await asyncio.wait({task}, timeout=1.0)  # its clean-up, if it lets itself be cancelled
+    return None

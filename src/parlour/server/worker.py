@@ -699,8 +699,13 @@ class TableWorker:
                 handed += 1
             self.tables.pop(owned.code, None)
             await self.bus.unsubscribe(table_channel(owned.code), self._on_table)
-        await self.db.call(self.db.store.owners.drop_worker, self.id)
+        await self.leave()
         return handed
+
+    async def leave(self) -> None:
+        """Out of the list of live workers: the tables still owned here are orphans now, which the
+        live workers adopt in their next round (a drain that could not finish)."""
+        await self.db.call(self.db.store.owners.drop_worker, self.id)
 
     # --- owning ----------------------------------------------------------------------------------
     async def adopt_round(self) -> float:
