@@ -152,9 +152,10 @@ def bot_game(server: Server) -> tuple[str, int, Record]:
          "bots": {"0": "greedy", "1": "hint"}},
     )  # fmt: skip
     code = t["code"]
-    for _ in range(600):
-        if server.api(f"/api/tables/{code}")["status"] == "finished":
-            break
+    # until it is over, however long the deal makes it (600 looks of 50 ms went on unfinished)
+    deadline = time.monotonic() + 300
+    while server.api(f"/api/tables/{code}")["status"] != "finished":
+        assert time.monotonic() < deadline, f"the bots' game at {code} did not end in 300 s"
         time.sleep(0.05)
     (game,) = server.api(f"/api/history?table={code}")["games"]
     record = Record.from_dict(server.api(f"/api/history/{game['id']}/record"))
