@@ -1,8 +1,11 @@
 """Browser tests: Playwright driving Debian's Chromium against a parlour server started here.
 
-Playwright cannot download its own browsers on this network, so it drives `/usr/bin/chromium`
-(the Debian package `chromium`, which `.ci/run` installs). Without it the tests skip with a loud
-reason on a user's machine and fail under CI=true.
+Playwright cannot download its own browsers on this network, so it drives Debian's Chromium:
+its headless shell (the package `chromium-headless-shell`, which `.ci/run` installs) where there
+is one, else `/usr/bin/chromium` (the package `chromium`), or $PARLOUR_CHROMIUM. The shell is the
+same Blink without the desktop browser around it, and what Playwright itself launches for
+headless runs: the browser tests took about a third less CPU with it (docs/lab/test-suite.md). Without a
+Chromium the tests skip with a loud reason on a user's machine and fail under CI=true.
 
 Screenshots go to `build/screenshots/` (or $PARLOUR_SCREENSHOTS); the README shows copies of a run's
 screenshots kept in `docs/screenshots/`.
@@ -26,7 +29,14 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("PARLOUR_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+# the shell's binary itself, not /usr/bin's wrapper script: Playwright ends the process it started
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+CHROMIUM = (
+    os.environ.get("PARLOUR_CHROMIUM")
+    or (HEADLESS_SHELL if Path(HEADLESS_SHELL).exists() else None)
+    or shutil.which("chromium")
+    or "/usr/bin/chromium"
+)
 SHOTS = Path(os.environ.get("PARLOUR_SCREENSHOTS") or ROOT / "build" / "screenshots")
 PHONE = {"width": 390, "height": 844}
 # Playwright's waits on a condition (`wait_for_function`) evaluate their text in the page, which
@@ -51,7 +61,10 @@ CHROMIUM_ARGS = [
 
 def _chromium_problem() -> str | None:
     if not Path(CHROMIUM).exists():
-        return f"no Chromium at {CHROMIUM} (install Debian's package: apt-get install chromium)"
+        return (
+            f"no Chromium at {CHROMIUM} (install Debian's package: "
+            "apt-get install chromium-headless-shell)"
+        )
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
