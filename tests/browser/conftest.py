@@ -4,8 +4,8 @@ Playwright cannot download its own browsers on this network, so it drives Debian
 its headless shell (the package `chromium-headless-shell`, which `.ci/run` installs) where there
 is one, else `/usr/bin/chromium` (the package `chromium`), or $PARLOUR_CHROMIUM. The shell is the
 same Blink without the desktop browser around it, and what Playwright itself launches for
-headless runs: the browser tests took about a third less CPU with it (docs/lab/test-suite.md). Without a
-Chromium the tests skip with a loud reason on a user's machine and fail under CI=true.
+headless runs: the browser tests took about a third less CPU with it (docs/lab/test-suite.md).
+Without a Chromium the tests skip with a loud reason on a user's machine and fail under CI=true.
 
 Screenshots go to `build/screenshots/` (or $PARLOUR_SCREENSHOTS); the README shows copies of a run's
 screenshots kept in `docs/screenshots/`.
