@@ -15,8 +15,9 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 import parlour
-from parlour.bots import make_bot
+from parlour.bots import BotLimits, make_bot
 from parlour.server import Settings, create_app
+from parlour.server.tables import plan_table
 
 # `PARLOUR_SERVER_MODE=cluster`: every `client()` is a RemoteClient on a real cluster of gateways
 # and table workers (tests/server/cluster_kit.py; the pool is set up by conftest.py)
@@ -146,6 +147,16 @@ class Seat:
             self.closed = True
             OPEN.get(self.client_id, [self]).remove(self)
             self.cm.__exit__(None, None, None)
+
+
+def whot_table_row(code: str) -> Any:
+    """A stored Whot! table's row for the worker tests: Ada and a random bot slow to move (10 s),
+    so that nothing plays while a test looks."""
+    row, _, _ = plan_table(
+        code, "whot", players=2, host_name="Ada", bots={1: "random"},
+        bot_delay=10.0, bot_limits=BotLimits(), idle_timeout=0.0,
+    )  # fmt: skip
+    return row
 
 
 def new_table(c: TestClient, **body: Any) -> dict[str, Any]:

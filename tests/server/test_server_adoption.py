@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from server_testkit import whot_table_row
 from sqlalchemy import update
 
-from parlour.bots import BotLimits
 from parlour.server import Settings
 from parlour.server import gateway as gateway_module
 from parlour.server.bus import LocalBus
@@ -22,19 +22,10 @@ from parlour.server.gateway import Gateway
 from parlour.server.messages import ChatLines, ChatLinesAnswer
 from parlour.server.schema import workers
 from parlour.server.storage import Store
-from parlour.server.tables import plan_table
 from parlour.server.worker import ADOPT_MARGIN, DEAD_AFTER, TableWorker
 
 SECRET = b"a fixed secret"
 WAIT = 60.0  # a test that waits longer than this for something has failed (it hangs)
-
-
-def whot_table(code: str) -> object:
-    row, _, _ = plan_table(
-        code, "whot", players=2, host_name="Ada", bots={1: "random"},
-        bot_delay=10.0, bot_limits=BotLimits(), idle_timeout=0.0,
-    )  # fmt: skip
-    return row
 
 
 def heard_from(store: Store, worker: str, at: float) -> None:
@@ -55,7 +46,7 @@ def test_the_adopting_round_comes_when_a_silent_peer_counts_as_dead(tmp_path: Pa
         try:
             await db.call(store.owners.register_worker, "heir")
             await db.call(store.owners.register_worker, "silent")
-            await db.call(store.tables.create_table, whot_table("SILENT"), "silent")
+            await db.call(store.tables.create_table, whot_table_row("SILENT"), "silent")
             heard_from(store, "silent", time.time() - (DEAD_AFTER - 1.5))
             wait = await worker.adopt_round()
             assert "SILENT" not in worker.tables  # its owner is alive yet
@@ -91,7 +82,7 @@ def test_a_dead_workers_tables_are_all_taken_in_one_round(tmp_path: Path) -> Non
             await db.call(store.owners.register_worker, "heir")
             for code in codes:
                 await db.call(
-                    store.tables.create_table, whot_table(code), "gone"
+                    store.tables.create_table, whot_table_row(code), "gone"
                 )  # never registered
             await worker.adopt_round()
             assert sorted(worker.tables) == codes
@@ -123,7 +114,7 @@ def test_a_request_waiting_on_a_dead_owner_goes_to_the_new_one_when_it_says_so(
         heir = TableWorker(db, bus, settings, SECRET, "heir")
         await gateway.start()
         try:
-            await db.call(store.tables.create_table, whot_table("ORPHAN"), "gone")
+            await db.call(store.tables.create_table, whot_table_row("ORPHAN"), "gone")
             await gateway.replica("ORPHAN")  # watched here: the gateway hears its channel
             asked = asyncio.ensure_future(gateway.ask("ORPHAN", ChatLines(), wait=3600.0))
             await asyncio.sleep(0.1)  # sent to the dead owner; nobody answers

@@ -9,25 +9,16 @@ import logging
 from pathlib import Path
 
 import pytest
+from server_testkit import whot_table_row
 
-from parlour.bots import BotLimits
 from parlour.server import Settings
 from parlour.server.app import serving
 from parlour.server.stacks import bounded
 from parlour.server.storage import Store
-from parlour.server.tables import plan_table
 
 pytestmark = pytest.mark.in_process("stops a server's parts inside the test process")
 
 WAIT = 60.0  # a test that waits longer than this has failed: stopping hung
-
-
-def whot_table(code: str) -> object:
-    row, _, _ = plan_table(
-        code, "whot", players=2, host_name="Ada", bots={1: "random"},
-        bot_delay=10.0, bot_limits=BotLimits(), idle_timeout=0.0,
-    )  # fmt: skip
-    return row
 
 
 async def until(condition: object, timeout: float = WAIT) -> None:
@@ -91,7 +82,7 @@ def test_a_drain_held_up_by_a_table_for_ever_is_given_up_and_the_worker_leaves(
             async with serving(settings, store) as parts:
                 worker = parts.worker
                 assert worker is not None
-                await parts.db.call(store.tables.create_table, whot_table("STUCK"), worker.id)
+                await parts.db.call(store.tables.create_table, whot_table_row("STUCK"), worker.id)
                 await until(lambda: "STUCK" in worker.tables)  # its own adopting round loads it
                 holding = asyncio.Event()
                 holder = asyncio.create_task(
