@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -147,6 +148,14 @@ class Seat:
             self.closed = True
             OPEN.get(self.client_id, [self]).remove(self)
             self.cm.__exit__(None, None, None)
+
+
+async def until(check: Callable[[], bool], timeout: float) -> None:
+    """Wait, inside a test's event loop, for the bus, the database thread and the server's tasks
+    to bring about `check` (looked at every 10 ms); TimeoutError after `timeout` seconds."""
+    async with asyncio.timeout(timeout):
+        while not check():
+            await asyncio.sleep(0.01)
 
 
 def whot_table_row(code: str) -> Any:

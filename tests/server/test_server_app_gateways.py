@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from server_testkit import until
 
 from parlour.server import Settings
 from parlour.server.bus import LocalBus
@@ -25,13 +26,6 @@ from parlour.server.tables import TableError
 from parlour.server.worker import TableWorker, table_channel
 
 WAIT = 30.0  # seconds before a test gives up waiting for something that should come
-
-
-async def until(check: Callable[[], bool]) -> None:
-    """Wait for the bus and the database thread to bring about `check`."""
-    async with asyncio.timeout(WAIT):
-        while not check():
-            await asyncio.sleep(0.01)
 
 
 async def next_of(conn: Conn, kind: str) -> dict[str, Any]:
@@ -92,7 +86,7 @@ def test_a_line_said_through_one_gateway_is_heard_on_the_others(tmp_path: Path) 
             line = (await next_of(conn, "chat"))["lines"][0]
             assert (line["seat"], line["name"], line["text"]) == (0, "Ada", "good luck")
         # a gateway that never watched the table gets the line from the table's owner
-        await until(lambda: len(worker.tables[code].chat.lines) == 1)
+        await until(lambda: len(worker.tables[code].chat.lines) == 1, WAIT)
         late = Conn(None, False)
         await c.attach(await c.replica(code), late)
         assert [x["text"] for x in (await next_of(late, "chat"))["lines"]] == ["good luck"]
@@ -112,7 +106,7 @@ def test_a_rematch_opened_through_one_gateway_is_told_on_every_gateway(tmp_path:
         bob, watcher = Conn(1, False), Conn(None, False)
         await b.attach(rep_b, bob)
         await c.attach(rep_c, watcher)
-        await until(lambda: rep_a.table.live)
+        await until(lambda: rep_a.table.live, WAIT)
         with pytest.raises(TableError) as refused:
             await a.rematch(rep_a, None)
         assert refused.value.code == "game_on"  # a rematch follows a game that is over
@@ -123,7 +117,7 @@ def test_a_rematch_opened_through_one_gateway_is_told_on_every_gateway(tmp_path:
             seat = t.seat_to_play()
             assert seat is not None
             await a.ask(code, Play(seat, move, ply))
-            await until(lambda ply=ply: bool(rep_a.table.ply > ply))  # type: ignore[misc]
+            await until(lambda ply=ply: bool(rep_a.table.ply > ply), WAIT)  # type: ignore[misc]
         # gateway c stops hearing the table's channel: its rematch message is lost
         await c.bus.unsubscribe(table_channel(code), c._on_table)
         new = await a.rematch(rep_a, None)
@@ -135,7 +129,7 @@ def test_a_rematch_opened_through_one_gateway_is_told_on_every_gateway(tmp_path:
         await c.check_replicas()  # the database tells what the bus lost
         assert (await next_of(watcher, "rematch"))["code"] == new
         # the same people in the same seats, and the rematch's first game under way
-        await until(lambda: new in worker.tables and worker.tables[new].table.live)
+        await until(lambda: new in worker.tables and worker.tables[new].table.live, WAIT)
         seats = worker.tables[new].table.seats
         assert [(s.name, s.token_hash) for s in seats] == [
             (s.name, s.token_hash) for s in rep_a.table.seats
@@ -166,7 +160,7 @@ def test_a_gateway_beside_its_worker_asks_it_directly_and_the_others_over_the_bu
         bus.publish = recording  # type: ignore[method-assign]
         for ply, gateway in enumerate((a, b)):
             rep = await gateway.replica(code)
-            await until(lambda rep=rep, ply=ply: rep.table.ply == ply)  # type: ignore[misc]
+            await until(lambda rep=rep, ply=ply: rep.table.ply == ply, WAIT)  # type: ignore[misc]
             t = rep.table
             seat = t.seat_to_play()
             assert seat is not None and t.state is not None

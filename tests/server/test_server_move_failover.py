@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from server_testkit import until
 
 from parlour.bots import BotLimits
 from parlour.core import Move, State
@@ -101,12 +102,6 @@ def a_code_with_a_double() -> str:
     raise AssertionError("no deal of 200 reaches a move that may be played twice")
 
 
-async def until(check: Callable[[], bool]) -> None:
-    async with asyncio.timeout(WAIT):
-        while not check():
-            await asyncio.sleep(0.01)
-
-
 def test_a_move_without_its_ply_is_played_once_when_its_owner_dies_before_answering(
     tmp_path: Path,
 ) -> None:
@@ -127,7 +122,7 @@ def test_a_move_without_its_ply_is_played_once_when_its_owner_dies_before_answer
             await doomed.adopt(code)
             await gateway.join(code, "Bob", None, None)
             rep = await gateway.replica(code)
-            await until(lambda: rep.table.live)
+            await until(lambda: rep.table.live, WAIT)
             # the people play first legal moves, each sent without a ply, up to the move that
             # may be played twice
             while True:
@@ -137,11 +132,11 @@ def test_a_move_without_its_ply_is_played_once_when_its_owner_dies_before_answer
                 if double is not None:
                     break
                 await gateway.move(rep, seat, str(state.legal_moves()[0]), None)
-                await until(lambda: rep.table.ply > ply)  # noqa: B023 (awaited in this turn)
+                await until(lambda: rep.table.ply > ply, WAIT)  # noqa: B023 (awaited in this turn)
             before = await db.call(store.tables.game_moves, rep.table.game_id)
             doomed_bus.answers = False
             sent = asyncio.ensure_future(gateway.move(rep, seat, str(double), None))
-            await until(lambda: rep.table.ply > ply)  # stored, told, never answered
+            await until(lambda: rep.table.ply > ply, WAIT)  # stored, told, never answered
             await doomed.stop()  # and dead: its heartbeat stops, the heir adopts the table
             with pytest.raises(TableError) as answer:
                 await sent
@@ -193,7 +188,7 @@ def test_a_move_sent_while_its_table_is_adopted_waits_for_the_load_and_holds_up_
             await owner.adopt(code)
             await gateway.join(code, "Bob", None, None)
             rep = await gateway.replica(code)
-            await until(lambda: rep.table.live)
+            await until(lambda: rep.table.live, WAIT)
             state, seat = rep.table.state, rep.table.seat_to_play()
             assert state is not None and seat is not None
             return rep, seat, str(state.legal_moves()[0])
@@ -212,7 +207,7 @@ def test_a_move_sent_while_its_table_is_adopted_waits_for_the_load_and_holds_up_
             assert "ADOPTD" in heir._loading
             loading_since = time.monotonic()
             sent = asyncio.ensure_future(gateway.move(adopted, seat, move, adopted.table.ply))
-            await until(lambda: len(heir._answering) == 1)  # the heir has it: waiting
+            await until(lambda: len(heir._answering) == 1, WAIT)  # the heir has it: waiting
             # meanwhile a move at the heir's other table is answered, the load still under way
             await gateway.move(other, other_seat, other_move, other.table.ply)
             assert "ADOPTD" in heir._loading
@@ -265,13 +260,13 @@ def test_a_move_goes_to_the_owner_its_replica_knows_without_reading_the_database
             await worker.adopt("HOTPATH")
             await gateway.join("HOTPATH", "Bob", None, None)
             rep = await gateway.replica("HOTPATH")
-            await until(lambda: rep.table.live)
+            await until(lambda: rep.table.live, WAIT)
             before = counting.reads
             for _ in range(10):
                 state, ply, seat = rep.table.state, rep.table.ply, rep.table.seat_to_play()
                 assert state is not None and seat is not None
                 await gateway.move(rep, seat, str(state.legal_moves()[0]), ply)
-                await until(lambda: rep.table.ply > ply)  # noqa: B023 (awaited in this turn)
+                await until(lambda: rep.table.ply > ply, WAIT)  # noqa: B023 (awaited in this turn)
             assert counting.reads == before
             assert len(await db.call(store.tables.game_moves, rep.table.game_id)) == 10
         finally:

@@ -9,7 +9,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from server_testkit import whot_table_row
+from server_testkit import until, whot_table_row
 
 from parlour.server import Settings
 from parlour.server.app import serving
@@ -19,12 +19,6 @@ from parlour.server.storage import Store
 pytestmark = pytest.mark.in_process("stops a server's parts inside the test process")
 
 WAIT = 60.0  # a test that waits longer than this has failed: stopping hung
-
-
-async def until(condition: object, timeout: float = WAIT) -> None:
-    async with asyncio.timeout(timeout):
-        while not condition():  # type: ignore[operator]
-            await asyncio.sleep(0.01)
 
 
 def test_a_bounded_step_that_ends_in_time_gives_its_result() -> None:
@@ -83,7 +77,7 @@ def test_a_drain_held_up_by_a_table_for_ever_is_given_up_and_the_worker_leaves(
                 worker = parts.worker
                 assert worker is not None
                 await parts.db.call(store.tables.create_table, whot_table_row("STUCK"), worker.id)
-                await until(lambda: "STUCK" in worker.tables)  # its own adopting round loads it
+                await until(lambda: "STUCK" in worker.tables, WAIT)  # its adopting round loads it
                 holding = asyncio.Event()
                 holder = asyncio.create_task(
                     hold_for_ever(worker.tables["STUCK"].lock, holding), name="holder"
